@@ -1,0 +1,6 @@
+"""The /api/v1 blueprint: one module per resource group, each thin (parse, query, shape)."""
+from flask import Blueprint
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+from . import catalog, models, resolve  # noqa: E402,F401  (routes register on bp)

@@ -1,0 +1,70 @@
+"""Models: the filtered list, one model, its upgrade and its history."""
+from flask import jsonify
+
+from .. import queries
+from ..curation_schema import STATUSES
+from ..db import get_db
+from ..errors import bad_request, not_found
+from . import bp, params
+
+MAX_PER_PAGE = 200
+MAX_PARAMS = 10**15
+
+
+@bp.get("/models")
+def list_models():
+    filters = {
+        "provider": params.text("provider"),
+        "family": params.text("family"),
+        "status": params.choice("status", STATUSES),
+        "open_source": params.boolean("open_source"),
+        "min_params": params.integer("min_params", minimum=0, maximum=MAX_PARAMS),
+        "max_params": params.integer("max_params", minimum=0, maximum=MAX_PARAMS),
+    }
+    if filters["min_params"] is not None and filters["max_params"] is not None \
+            and filters["min_params"] > filters["max_params"]:
+        raise bad_request("Parameter 'min_params' must not exceed 'max_params'.")
+    sort = params.choice("sort", ("release_date", "parameter_count"), default="release_date")
+    page = params.integer("page", default=1, minimum=1, maximum=10**6)
+    per_page = params.integer("per_page", default=50, minimum=1, maximum=MAX_PER_PAGE)
+    models, total = queries.list_models(get_db(), filters, sort, page, per_page)
+    return jsonify({"models": models, "pagination": {
+        "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
+
+
+def _model_row(slug):
+    row = queries.model_row(get_db(), slug=slug)
+    if row is None:
+        raise not_found("Model", slug)
+    return row
+
+
+@bp.get("/models/<slug>")
+def get_model(slug):
+    model = queries.get_model(get_db(), slug)
+    if model is None:
+        raise not_found("Model", slug)
+    return jsonify(model)
+
+
+@bp.get("/models/<slug>/upgrade")
+def get_upgrade(slug):
+    row = _model_row(slug)
+    upgrade = queries.upgrade_for(get_db(), row)
+    return jsonify({
+        "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
+        "upgrade": None if upgrade is None else {
+            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"],
+            "release_date": upgrade["release_date"]},
+        "is_latest": row["status"] == "latest",
+    })
+
+
+@bp.get("/models/<slug>/history")
+def get_history(slug):
+    row = _model_row(slug)
+    return jsonify({
+        "model": {"slug": row["slug"], "display_name": row["display_name"]},
+        "family": {"slug": row["family_slug"], "name": row["family_name"]},
+        "history": queries.history(get_db(), row),
+    })

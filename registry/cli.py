@@ -1,0 +1,62 @@
+"""Command-line interface: `flask --app registry ...` and the `registry` console script."""
+import sys
+
+import click
+from flask.cli import with_appcontext
+from flask import current_app
+from flask.cli import FlaskGroup
+
+from .curate import apply_curation
+from .curation import read_curation
+from .db import connect_rw, init_db
+from .report import curation_report
+
+
+@click.command("curate")
+@with_appcontext
+@click.option("--check", is_flag=True, help="Validate only; apply nothing.")
+@click.option("--report", "show_report", is_flag=True, help="List what curators should look at.")
+def curate_command(check, show_report):
+    """Validate the curation directory and apply it (tier 4: overrides every source)."""
+    path = current_app.config["DATABASE"]
+    if show_report:
+        init_db(path)
+        conn = connect_rw(path)
+        try:
+            click.echo(curation_report(conn))
+        finally:
+            conn.close()
+        return
+    directory = current_app.config["CURATION_DIR"]
+    cur = read_curation(directory)
+    if cur.errors:
+        for line in cur.errors:
+            click.echo(line, err=True)
+        click.echo(f"{len(cur.errors)} problem(s) in {directory}; nothing applied.", err=True)
+        sys.exit(1)
+    if check:
+        click.echo(f"{directory}: {len(cur.providers)} providers, {len(cur.families)} families, "
+                   f"{len(cur.facts)} models, {len(cur.aliases)} aliases: valid.")
+        return
+    init_db(path)
+    conn = connect_rw(path)
+    try:
+        added, updated = apply_curation(conn, cur)
+    except ValueError as exc:
+        click.echo(str(exc), err=True)
+        click.echo("Curation does not fit the database; nothing applied.", err=True)
+        sys.exit(1)
+    finally:
+        conn.close()
+    click.echo(f"Curation applied: {added} model(s) added, {updated} updated.")
+
+
+def init_app(app) -> None:
+    """Register the CLI commands on the app."""
+    app.cli.add_command(curate_command)
+
+
+def main():
+    """Entry point of the `registry` console script."""
+    from . import create_app
+    FlaskGroup(create_app=create_app, help="The model registry.")(prog_name="registry")

@@ -1,0 +1,104 @@
+"""Apply a validated curation to the database, and report what curators should look at."""
+import json
+
+from . import merge, search_index
+from .curation import SOURCE, Curation
+from .db import bump_generation, transaction
+from .merge import now_iso
+from .runs import complete_run, fail_run, start_run
+
+
+def check_against_db(conn, cur: Curation) -> list:
+    """Problems only the database can reveal: unknown successors and corrections, successor cycles."""
+    known = {r[0] for r in conn.execute("SELECT slug FROM models")} | set(cur.facts)
+    corrected_unknown = {r[0] for r in conn.execute(
+        "SELECT DISTINCT model_slug FROM facts WHERE source != ?", (SOURCE,))}
+    errors = []
+    for slug, where in cur.corrections.items():
+        if slug not in corrected_unknown:
+            errors.append(f"{where}: correction for '{slug}', which no automated source knows")
+    successors = {slug: f.get("successor") for slug, f in cur.facts.items() if f.get("successor")}
+    for slug, successor in sorted(successors.items()):
+        if successor not in known:
+            errors.append(f"{_where(cur, slug)}: model '{slug}': successor '{successor}' does not exist")
+    for slug in sorted(successors):
+        seen, current = [slug], successors.get(slug)
+        while current in successors and current not in seen:
+            seen.append(current)
+            current = successors[current]
+        if current == slug:
+            errors.append(f"{_where(cur, slug)}: successor chain cycles: {' -> '.join(seen + [slug])}")
+    return errors
+
+
+def _where(cur: Curation, slug: str) -> str:
+    return cur.corrections.get(slug) or cur.where.get(slug, "curation")
+
+
+def _write_providers_and_families(conn, cur: Curation) -> None:
+    stamp = now_iso()
+    for p in cur.providers:
+        conn.execute(
+            "INSERT INTO providers (slug, name, website_url, api_models_url, created_at, updated_at)"
+            " VALUES (:slug, :name, :website_url, :api_models_url, :stamp, :stamp)"
+            " ON CONFLICT(slug) DO UPDATE SET name = excluded.name, website_url = excluded.website_url,"
+            " api_models_url = excluded.api_models_url, updated_at = excluded.updated_at"
+            " WHERE (providers.name, providers.website_url, providers.api_models_url) IS NOT"
+            " (excluded.name, excluded.website_url, excluded.api_models_url)", {**p, "stamp": stamp})
+    for f in cur.families:
+        conn.execute(
+            "INSERT INTO families (slug, name, provider_id, description, is_open_source, match_globs, position,"
+            " created_at, updated_at) SELECT :slug, :name, id, :description, :open, :globs, :position, :stamp, :stamp"
+            " FROM providers WHERE slug = :provider"
+            " ON CONFLICT(slug) DO UPDATE SET name = excluded.name, provider_id = excluded.provider_id,"
+            " description = excluded.description, is_open_source = excluded.is_open_source,"
+            " match_globs = excluded.match_globs, position = excluded.position, is_uncategorized = 0,"
+            " updated_at = excluded.updated_at"
+            " WHERE (families.name, families.provider_id, families.description, families.is_open_source,"
+            " families.match_globs, families.position, families.is_uncategorized) IS NOT (excluded.name,"
+            " excluded.provider_id, excluded.description, excluded.is_open_source, excluded.match_globs,"
+            " excluded.position, 0)",
+            {**f, "open": int(f["is_open_source"]), "globs": json.dumps(f["match"]), "stamp": stamp})
+
+
+def _write_facts(conn, cur: Curation) -> None:
+    conn.execute("DELETE FROM facts WHERE source = ?", (SOURCE,))
+    conn.executemany(
+        "INSERT INTO facts (source, model_slug, field, value) VALUES (?, ?, ?, ?)",
+        [(SOURCE, slug, field, json.dumps(value)) for slug, fields in cur.facts.items()
+         for field, value in fields.items()])
+    conn.execute("DELETE FROM alias_facts WHERE source = ?", (SOURCE,))
+    conn.executemany(
+        "INSERT INTO alias_facts (source, alias, model_slug, alias_source, position) VALUES (?, ?, ?, ?, ?)",
+        [(SOURCE, *claim) for claim in cur.aliases])
+
+
+def apply_curation(conn, cur: Curation) -> tuple[int, int]:
+    """Write curation facts and recompute the registry in one transaction; return (added, updated).
+
+    Raises ValueError with every problem when the curation does not fit the database.
+    """
+    run_id = start_run(conn, SOURCE)
+    try:
+        with transaction(conn):
+            errors = check_against_db(conn, cur)
+            if errors:
+                raise ValueError("\n".join(errors))
+            families_before = conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
+            _write_providers_and_families(conn, cur)
+            _write_facts(conn, cur)
+            added, updated = merge.recompute(conn)
+            curated = {f["slug"] for f in cur.families}
+            conn.execute(
+                "DELETE FROM families WHERE is_uncategorized = 0 AND slug NOT IN (SELECT value FROM json_each(?))"
+                " AND NOT EXISTS (SELECT 1 FROM models m WHERE m.family_id = families.id)",
+                (json.dumps(sorted(curated)),))
+            families_after = conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
+            if families_after != families_before:
+                search_index.refresh(conn)
+            bump_generation(conn)
+            complete_run(conn, run_id, added, updated)
+    except BaseException as exc:
+        fail_run(conn, run_id, str(exc) or type(exc).__name__)
+        raise
+    return added, updated

@@ -1,0 +1,121 @@
+"""SQLite connections, pragmas and schema creation (flaskr's db.py, Datasette's read-only connections)."""
+import sqlite3
+import threading
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+import click
+from flask.cli import with_appcontext
+from flask import current_app, g
+
+BUSY_TIMEOUT_MS = 10_000
+_readers = threading.local()
+
+
+def schema_sql() -> str:
+    """Return the text of schema.sql, from the package or the project root."""
+    packaged = resources.files("registry").joinpath("schema.sql")
+    if packaged.is_file():
+        return packaged.read_text(encoding="utf-8")
+    return (Path(__file__).resolve().parent.parent / "schema.sql").read_text(encoding="utf-8")
+
+
+def _configure(conn: sqlite3.Connection) -> sqlite3.Connection:
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def connect_rw(path: str) -> sqlite3.Connection:
+    """Open a read-write connection in WAL mode; transactions are explicit (autocommit off)."""
+    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    _configure(conn)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def connect_ro(path: str) -> sqlite3.Connection:
+    """Open a read-only connection (mode=ro): the web side never writes."""
+    uri = "file:" + str(Path(path).resolve()) + "?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    return _configure(conn)
+
+
+def get_db() -> sqlite3.Connection:
+    """Return this thread's read-only connection to the app's database (one per thread, reused)."""
+    path = current_app.config["DATABASE"]
+    cache = getattr(_readers, "by_path", None)
+    if cache is None:
+        cache = _readers.by_path = {}
+    conn = cache.get(path)
+    if conn is None:
+        conn = cache[path] = connect_ro(path)
+    g.db_path = path
+    return conn
+
+
+def close_db(_exc=None) -> None:
+    """End any read transaction left open by the request; the connection stays for the thread."""
+    path = g.pop("db_path", None)
+    conn = getattr(_readers, "by_path", {}).get(path) if path else None
+    if conn is not None and conn.in_transaction:
+        conn.rollback()
+
+
+def close_thread_connections() -> None:
+    """Close every connection this thread holds (tests, shutdown)."""
+    for conn in getattr(_readers, "by_path", {}).values():
+        conn.close()
+    _readers.by_path = {}
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection):
+    """Run a block in one write transaction (BEGIN IMMEDIATE): all of it lands or none."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.execute("COMMIT")
+
+
+def init_db(path: str) -> None:
+    """Create every table that is missing; never drops or rewrites data."""
+    conn = connect_rw(path)
+    try:
+        conn.executescript(schema_sql())
+    finally:
+        conn.close()
+
+
+def bump_generation(conn: sqlite3.Connection) -> None:
+    """Mark the data as changed so per-process caches (the resolve index) rebuild."""
+    conn.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+
+
+def generation(conn: sqlite3.Connection) -> int:
+    """Return the data generation counter."""
+    row = conn.execute("SELECT value FROM registry_state WHERE key = 'generation'").fetchone()
+    return row[0] if row else 0
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command():
+    """Create the database schema if absent (idempotent, never drops data)."""
+    path = current_app.config["DATABASE"]
+    init_db(path)
+    click.echo(f"Initialized the database at {path}.")
+
+
+def init_app(app) -> None:
+    """Register teardown and the init-db command on the app."""
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)

@@ -1,0 +1,216 @@
+"""Compute the visible models and aliases from every source's facts (the priority merge)."""
+import fnmatch
+import json
+from datetime import datetime, timezone
+
+from . import lifecycle, search_index
+from .priority import FEED, LINK_FIELDS, MODEL_COLUMNS, FLAG_FIELDS, pick, tier
+from .resolve import normalize
+
+COMPARED = MODEL_COLUMNS + ("family_id", "metadata")
+
+
+def now_iso() -> str:
+    """The current UTC time as ISO 8601 (seconds, Z)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _load_facts(conn) -> dict:
+    facts = {}
+    for source, slug, field, value in conn.execute("SELECT source, model_slug, field, value FROM facts"):
+        facts.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
+    return facts
+
+
+def _materialized(fields: dict) -> bool:
+    # The feed only supplements known models: its facts alone never create one.
+    return any(source != FEED for by_source in fields.values() for source in by_source)
+
+
+class _Families:
+    """Curated families by slug, and the glob-matching that places ingested ids."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.rows = {r["slug"]: r for r in conn.execute(
+            "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, p.slug AS provider, p.name AS provider_name"
+            " FROM families f JOIN providers p ON p.id = f.provider_id ORDER BY p.slug, f.position, f.slug")}
+        self.by_provider = {}
+        for row in self.rows.values():
+            self.by_provider.setdefault(row["provider"], []).append(row)
+        self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
+
+    def place(self, provider: str | None, names: list) -> int | None:
+        """Return the family id for an uncurated model of a provider, by the families' globs."""
+        if provider not in self.providers:
+            return None
+        lowered = [n.lower() for n in names]
+        for row in self.by_provider.get(provider, []):
+            for glob in json.loads(row["match_globs"]):
+                if any(fnmatch.fnmatchcase(name, glob.lower()) for name in lowered):
+                    return row["id"]
+        return self.uncategorized(provider)
+
+    def uncategorized(self, provider: str) -> int:
+        """Return (creating it if needed) the provider's family for ids no glob matched."""
+        slug = f"{provider}-uncategorized"
+        if slug in self.rows:
+            return self.rows[slug]["id"]
+        p = self.providers[provider]
+        stamp = now_iso()
+        cur = self.conn.execute(
+            "INSERT INTO families (slug, name, provider_id, description, is_uncategorized, position,"
+            " created_at, updated_at) VALUES (?, ?, ?, ?, 1, 1000000, ?, ?)"
+            " ON CONFLICT(slug) DO UPDATE SET is_uncategorized = 1 RETURNING id",
+            (slug, f"{p['name']} (uncategorized)",  p["id"],
+             "Models that ingestion found and no curated family's match globs claimed.", stamp, stamp))
+        family_id = cur.fetchone()[0]
+        self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
+        return family_id
+
+
+def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
+    """Return (row dict, successor slug) for one model, or None when it has no home."""
+    row, provenance, extras = {}, {}, {}
+    for field, by_source in fields.items():
+        chosen = pick(field, by_source)
+        if chosen is None:
+            continue
+        value, source = chosen
+        if field in MODEL_COLUMNS or field in LINK_FIELDS:
+            row[field] = value
+            if value is not None:
+                provenance[field] = source
+        elif field not in FLAG_FIELDS:
+            extras[field] = value
+    family = row.pop("family", None)
+    family_row = families.rows.get(family) if family else None
+    if family_row is not None:
+        row["family_id"] = family_row["id"]
+    else:
+        provider = (pick("provider", fields.get("provider", {})) or (None, None))[0]
+        row["family_id"] = families.place(provider, [slug] + alias_names)
+        if row["family_id"] is None:
+            return None
+    successor = row.pop("successor", None)
+    for column in MODEL_COLUMNS:
+        row.setdefault(column, None)
+    row["display_name"] = row["display_name"] or slug
+    row["version"] = row["version"] or ""
+    metadata = dict(extras)
+    if provenance:
+        metadata["provenance"] = dict(sorted(provenance.items()))
+    row["metadata"] = json.dumps(metadata, sort_keys=True) if metadata else None
+    return row, successor
+
+
+def _merged_aliases(conn, live: set) -> dict:
+    """alias -> (model slug, alias source, position): the best-ranked claim on each alias wins."""
+    best = {}
+    for source, alias, slug, alias_source, position in conn.execute(
+            "SELECT source, alias, model_slug, alias_source, position FROM alias_facts"):
+        if slug not in live:
+            continue
+        key = (tier(source), source)
+        if alias not in best or key < best[alias][0]:
+            best[alias] = (key, slug, alias_source, position)
+    return {alias: claim[1:] for alias, claim in best.items()}
+
+
+def model_key(aliases: list, slug: str) -> str:
+    """The normalized form shared by all aliases of one model: its primary alias, normalized."""
+    order = {"official": 0, "cloud-a": 1, "cloud-b": 2, "gateway": 3}
+    if not aliases:
+        return normalize(slug)
+    primary = min(aliases, key=lambda a: (order.get(a[1], 9), a[2], a[0]))
+    return normalize(primary[0])
+
+
+def recompute(conn) -> tuple[int, int]:
+    """Rebuild models, aliases, statuses and search rows from facts; return (added, updated).
+
+    Runs inside the caller's transaction. Rows whose values did not change are not
+    written, so a re-run with unchanged facts touches no updated_at.
+    """
+    facts = _load_facts(conn)
+    families = _Families(conn)
+    live = {slug for slug, fields in facts.items() if _materialized(fields)}
+    claims = _merged_aliases(conn, live)
+    names_by_model = {}
+    for alias, (slug, alias_source, position) in claims.items():
+        names_by_model.setdefault(slug, []).append((alias, alias_source, position))
+
+    existing = {r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}
+    stamp = now_iso()
+    added, changed, successors = set(), set(), {}
+    for slug in sorted(live):
+        visible = _visible(slug, facts[slug], families, [a[0] for a in names_by_model.get(slug, [])])
+        if visible is None:
+            continue
+        row, successors[slug] = visible
+        old = existing.get(slug)
+        if old is None:
+            added.add(slug)
+        elif any(old[c] != row[c] for c in COMPARED):
+            changed.add(slug)
+        else:
+            continue
+        columns = ("slug",) + COMPARED
+        conn.execute(
+            f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
+            f" VALUES ({', '.join('?' * len(columns))}, ?, ?)"
+            f" ON CONFLICT(slug) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in COMPARED)},"
+            " updated_at = excluded.updated_at",
+            (slug, *(row[c] for c in COMPARED), stamp, stamp))
+
+    kept = set(successors)
+    for slug in set(existing) - kept:
+        conn.execute("DELETE FROM models WHERE slug = ?", (slug,))
+    ids = {r[0]: r[1] for r in conn.execute("SELECT slug, id FROM models")}
+    for slug, successor in successors.items():
+        successor_id = ids.get(successor) if successor and successor != slug else None
+        old = existing.get(slug)
+        if old is not None and old["successor_id"] == successor_id:
+            continue
+        if old is not None and slug not in added:
+            changed.add(slug)
+        conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
+
+    changed |= _write_aliases(conn, claims, names_by_model, ids, kept)
+    changed |= lifecycle.recompute(conn)
+    changed -= added
+    touched = added | changed
+    if changed:
+        conn.executemany("UPDATE models SET updated_at = ? WHERE slug = ?", [(stamp, s) for s in changed])
+    search_index.refresh(conn, [ids[s] for s in touched if s in ids])
+    return len(added), len(changed)
+
+
+def _write_aliases(conn, claims, names_by_model, ids, kept) -> set:
+    """Upsert the winning alias claims, drop unclaimed ones; return slugs whose aliases changed."""
+    keys = {slug: model_key(names_by_model.get(slug, []), slug) for slug in kept}
+    wanted = {}
+    for alias, (slug, alias_source, position) in claims.items():
+        if slug in kept:
+            wanted[alias] = (ids[slug], alias_source, position, keys[slug])
+    by_id = {v: k for k, v in ids.items()}
+    changed = set()
+    current = {r[0]: tuple(r[1:]) for r in conn.execute(
+        "SELECT alias, model_id, source, position, normalized FROM aliases")}
+    for alias, old in current.items():
+        if alias not in wanted:
+            conn.execute("DELETE FROM aliases WHERE alias = ?", (alias,))
+            if old[0] in by_id:
+                changed.add(by_id[old[0]])
+    for alias, new in wanted.items():
+        old = current.get(alias)
+        if old == new:
+            continue
+        conn.execute(
+            "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
+            " position = excluded.position, normalized = excluded.normalized", (alias, *new))
+        changed.add(by_id[new[0]])
+        if old is not None and old[0] in by_id:
+            changed.add(by_id[old[0]])
+    return changed

@@ -1,0 +1,165 @@
+"""Normalization rules for model identifier strings (pure, standard library only).
+
+Every rule is a general pattern over the *shape* of an identifier (platform prefixes,
+region prefixes, version suffixes, date spellings); there is no table of model names.
+
+normalize(s)   -> the strict normalized form ("tier A"): decorations removed, model name,
+                  its date pin and its size/variant words kept, so distinct models stay apart.
+loose_key(n)   -> a looser form of a normalized string ("tier B"): also drops date pins,
+                  "-latest", an API revision "-vN" after a version number, a ".0" minor
+                  version and letter/digit hyphens. Used only as a fallback
+                  when the strict form matches nothing.
+guess_source(q)-> which alias format q looks like: official, cloud-a (Bedrock),
+                  cloud-b (Vertex AI), gateway (OpenRouter), or None.
+decoration(a)  -> (region, pinned, variant): the parts of an alias an upgrade should keep.
+"""
+from __future__ import annotations
+
+import re
+
+# LiteLLM provider prefixes that address a vendor's own API (the "official" format).
+# OpenRouter organisation names differ (google/, mistralai/, x-ai/, qwen/, meta-llama/).
+DIRECT_API_PREFIXES = frozenset({
+    "gemini", "mistral", "xai", "dashscope", "meta_llama", "cohere_chat", "anthropic_api",
+    "text-completion-openai", "codestral", "groq", "fireworks_ai", "together_ai",
+    "deepinfra", "perplexity", "ollama", "ollama_chat", "azure", "azure_ai", "watsonx",
+    "sagemaker", "replicate", "huggingface", "nvidia_nim", "cerebras", "sambanova",
+    "moonshot", "volcengine", "databricks", "snowflake", "friendliai", "lm_studio",
+    "hosted_vllm", "vllm", "github", "nscale", "novita", "featherless_ai", "nebius",
+})
+BEDROCK_PREFIXES = ("bedrock/", "bedrock_converse/", "converse/", "invoke/")
+VERTEX_PREFIXES = ("vertex_ai/", "vertex_ai_beta/", "publishers/", "projects/")
+PLATFORM_SUFFIXES = ("maas",)                     # Vertex AI model-as-a-service ids
+QUANT_SUFFIXES = ("fp8", "fp16", "bf16", "fp4", "int4", "int8", "awq", "gptq", "gguf", "mlx")
+FLOATING_WORDS = ("latest", "default")
+
+_DOT_PREFIX = re.compile(r"^[a-z][a-z0-9_-]*\.(?=[a-z])")      # us. / anthropic. / us-gov.
+_BEDROCK_VERSION = re.compile(r"-v?\d{1,2}:\d+(?::[a-z0-9]+)*$")  # -v1:0, -v0:1, -1:0, -v1:0:200k
+_DATE_DASHED = re.compile(r"(?<!\d)(20\d\d)-(\d\d)-(\d\d)(?!\d)")  # 2024-10-22 -> 20241022
+_V_BEFORE_DATE = re.compile(r"-v\d+(?=-20\d{6}(?:-|$))")        # sonnet-v2-20241022
+_DIGIT_DOT = re.compile(r"(?<=\d)\.(?=\d)")                     # 3.5 -> 3-5
+_SEPARATORS = re.compile(r"[\s_/]+")
+_SUFFIX = re.compile(r"-(%s)$" % "|".join(PLATFORM_SUFFIXES + QUANT_SUFFIXES))
+_DATE8 = re.compile(r"(?:^|-)(20\d{6})(?=-|$)")
+_LOOSE_FLOATING = re.compile(r"-(?:%s)(?=-|$)" % "|".join(FLOATING_WORDS))
+_LOOSE_TRAILING_V = re.compile(r"(?<=\d)-v\d+$")          # claude-opus-4-6-v1
+_LOOSE_ZERO_MINOR = re.compile(r"(?<=\d)-0$")                # v3.0 -> v3
+_LETTER_DIGIT = re.compile(r"(?<=[a-z])-(?=\d)|(?<=\d)-(?=[a-z])")
+_PIN = re.compile(
+    r"20\d{6}"                    # 20241022 (also from 2024-10-22 and @20241022)
+    r"|-\d{2}-20\d\d$"            # -09-2025 (month-year)
+    r"|-\d{2}-\d{2}$"             # -06-05 / -07-25 (month-day, year-month)
+    r"|-\d{3,4}$"                 # -0613, -2407, -2507, -001
+)
+
+
+def _last_segment(s: str) -> str:
+    s = s.strip().lower().rstrip("/")
+    return s.rsplit("/", 1)[-1]
+
+
+def _strip_version_tails(s: str) -> str:
+    """Vertex '@version' and Bedrock ':version' / OpenRouter ':variant' tails."""
+    if "@" in s:
+        base, ver = s.split("@", 1)
+        s = f"{base}-{ver}" if ver.isdigit() else base    # @20241022/@001 pin; @default floats
+    s = _BEDROCK_VERSION.sub("", s)
+    return s.split(":", 1)[0]
+
+
+def _strip_dot_prefixes(s: str) -> tuple[str, list[str]]:
+    """Bedrock cross-region prefix and vendor prefix: 'us.anthropic.claude-...'."""
+    parts = []
+    while True:
+        m = _DOT_PREFIX.match(s)
+        if not m:
+            return s, parts
+        parts.append(m.group(0)[:-1])
+        s = s[m.end():]
+
+
+def normalize(identifier: str) -> str:
+    """Strict normalized form of a model identifier (see module docstring)."""
+    s = _last_segment(identifier or "")
+    s = _strip_version_tails(s)
+    s, _ = _strip_dot_prefixes(s)
+    s = _DATE_DASHED.sub(r"\1\2\3", s)
+    s = _SEPARATORS.sub("-", s)
+    s = _V_BEFORE_DATE.sub("", s)
+    prev = None
+    while prev != s:
+        prev, s = s, _SUFFIX.sub("", s)
+    s = _DIGIT_DOT.sub("-", s)
+    return s.strip("-.")
+
+
+def date_pins(normalized: str) -> tuple[str, ...]:
+    """The 8-digit dates of a normalized string."""
+    return tuple(_DATE8.findall(normalized))
+
+
+def loose_key(normalized: str) -> str:
+    """Looser form of a normalize() result: no dates, no floating words, no trailing -vN."""
+    s = _DATE8.sub("", normalized)
+    s = _LOOSE_FLOATING.sub("", s)
+    s = _LOOSE_TRAILING_V.sub("", s)
+    s = _LOOSE_ZERO_MINOR.sub("", s)
+    s = _LETTER_DIGIT.sub("", s)
+    return s.strip("-")
+
+
+def guess_source(q: str) -> str | None:
+    """Which alias format q looks like: 'cloud-a', 'cloud-b', 'gateway', 'official' or None."""
+    raw = (q or "").strip()
+    s = raw.lower()
+    if not s or not re.search(r"[a-z0-9]", s):
+        return None
+    if s.startswith(BEDROCK_PREFIXES) or "arn:aws:bedrock" in s:
+        return "cloud-a"
+    last = _last_segment(s)
+    if s.startswith(VERTEX_PREFIXES) or "@" in last:
+        return "cloud-b"
+    base = last.split(":", 1)[0]
+    if any(base.endswith("-" + suf) for suf in PLATFORM_SUFFIXES):
+        return "cloud-b"
+    if s.startswith("openrouter/"):
+        return "gateway"
+    if _BEDROCK_VERSION.search(last) or _DOT_PREFIX.match(last):
+        return "cloud-a"
+    if "/" in s:
+        first = s.split("/", 1)[0]
+        if first in DIRECT_API_PREFIXES or first == "models":
+            return "official"
+        # a published-weights name ('Qwen/Qwen2.5-72B-Instruct') keeps its capitals;
+        # gateway ids are lower case
+        if raw.rsplit("/", 1)[-1] != raw.rsplit("/", 1)[-1].lower():
+            return "official"
+        return "gateway"
+    if ":" in last:                       # 'model:free' style variant without an org
+        return "gateway"
+    return "official"
+
+
+def decoration(alias: str) -> tuple[str | None, bool, str | None]:
+    """(region prefix or None, date-pinned?, gateway variant or None) of an alias string.
+
+    region:  Bedrock cross-region prefix ('us', 'eu', 'apac', 'global', 'us-gov', ...), i.e.
+             the first of two dotted prefixes ('us.anthropic.claude-...').
+    pinned:  True when the alias names a dated/numbered snapshot (20241022, @20241022,
+             -2024-08-06, -0613, -2407, -09-2025, @001); False for floating ids
+             ('-latest', '@default', or no pin at all).
+    variant: OpenRouter ':free' / ':beta' / ... suffix.
+    """
+    s = _last_segment(alias or "")
+    variant = None
+    m = re.search(r":([a-z][a-z0-9-]*)$", s)
+    if m and "@" not in s:
+        variant = m.group(1)
+    body = _strip_version_tails(s)
+    body, prefixes = _strip_dot_prefixes(body)
+    region = prefixes[0] if len(prefixes) >= 2 else None
+    body = _DATE_DASHED.sub(r"\1\2\3", body)
+    body = _SUFFIX.sub("", body)
+    floating = any(body.endswith("-" + w) for w in FLOATING_WORDS)
+    pinned = (not floating) and bool(_PIN.search(body))
+    return (region, pinned, variant)

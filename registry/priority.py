@@ -1,0 +1,63 @@
+"""The per-field priority table: which source's fact becomes the visible value."""
+
+CURATION = "curation"
+FEED = "deprecation-feed"
+HUB = "model-hub"
+VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api",
+                  "vendor-f-api")
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED, HUB)
+
+# Columns of the models table that facts feed (plus family/successor, resolved to ids).
+MODEL_COLUMNS = ("display_name", "version", "model_type", "release_date", "deprecation_date",
+                 "sunset_date", "parameter_count", "parameter_label", "input_context_window",
+                 "output_context_window", "canonical_url")
+LINK_FIELDS = ("family", "successor")
+# Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
+FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
+
+# The feed supplements lifecycle dates and replacements only (spec, tier 2).
+FEED_FIELDS = {"deprecation_date", "sunset_date", "successor"}
+# The hub is authoritative for these on open-source models (spec, tier 4 rule).
+HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
+
+
+def tier(source: str) -> int:
+    """Default rank of a source: lower wins."""
+    if source == CURATION:
+        return 0
+    if source == FEED:
+        return 2
+    if source == HUB:
+        return 3
+    return 1
+
+
+def rank(source: str, field: str) -> tuple:
+    """Sort key of a fact: curation first; the hub before vendors for its fields; then name."""
+    if field in HUB_FIELDS and source == HUB:
+        return (0.5, source)
+    return (tier(source), source)
+
+
+def accepts(source: str, field: str) -> bool:
+    """Whether a source may supply a field at all."""
+    if source == FEED:
+        return field in FEED_FIELDS
+    return True
+
+
+def pick(field: str, by_source: dict):
+    """Choose (value, source) for one field from {source: value}; None when nobody supplies one.
+
+    Only curation can state "no value": an automated source's null means it does not know.
+    """
+    best = None
+    for source, value in by_source.items():
+        if not accepts(source, field):
+            continue
+        if value is None and source != CURATION:
+            continue
+        key = rank(source, field)
+        if best is None or key < best[0]:
+            best = (key, value, source)
+    return (best[1], best[2]) if best else None

@@ -1,0 +1,202 @@
+"""Read SQL for the API: one function per question, returning plain dicts."""
+import json
+
+_MODEL_SELECT = """
+SELECT m.id, m.slug, m.display_name, m.version, m.status, m.model_type,
+       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
+       m.release_date, m.deprecation_date, m.sunset_date, m.parameter_count, m.parameter_label,
+       m.input_context_window, m.output_context_window, f.is_open_source, m.family_id,
+       m.canonical_url, m.successor_id, m.metadata, m.created_at, m.updated_at
+FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+"""
+
+_PROVIDER_SELECT = """
+SELECT p.slug, p.name, p.website_url, p.api_models_url,
+       (SELECT count(*) FROM families f WHERE f.provider_id = p.id) AS family_count,
+       (SELECT count(*) FROM models m JOIN families f ON f.id = m.family_id WHERE f.provider_id = p.id) AS model_count,
+       p.created_at, p.updated_at
+FROM providers p
+"""
+
+_FAMILY_SELECT = """
+SELECT f.id, f.slug, f.name, p.slug AS provider_slug, p.name AS provider_name, f.description, f.is_open_source,
+       (SELECT count(*) FROM models m WHERE m.family_id = f.id) AS model_count, f.created_at, f.updated_at
+FROM families f JOIN providers p ON p.id = f.provider_id
+"""
+
+
+def model_summary(row) -> dict:
+    """A Model object as in lists (spec: Model without the single-model-only fields)."""
+    return {
+        "slug": row["slug"], "display_name": row["display_name"], "version": row["version"],
+        "status": row["status"], "model_type": row["model_type"],
+        "family": {"slug": row["family_slug"], "name": row["family_name"]},
+        "provider": {"slug": row["provider_slug"], "name": row["provider_name"]},
+        "release_date": row["release_date"], "deprecation_date": row["deprecation_date"],
+        "sunset_date": row["sunset_date"], "parameter_count": row["parameter_count"],
+        "parameter_label": row["parameter_label"], "input_context_window": row["input_context_window"],
+        "output_context_window": row["output_context_window"], "is_open_source": bool(row["is_open_source"]),
+    }
+
+
+def provider_dict(row) -> dict:
+    """A Provider object."""
+    return {k: row[k] for k in ("slug", "name", "website_url", "api_models_url", "family_count",
+                                "model_count", "created_at", "updated_at")}
+
+
+def family_dict(row) -> dict:
+    """A Family object with model_count (the list shape)."""
+    return {
+        "slug": row["slug"], "name": row["name"],
+        "provider": {"slug": row["provider_slug"], "name": row["provider_name"]},
+        "description": row["description"], "is_open_source": bool(row["is_open_source"]),
+        "model_count": row["model_count"], "created_at": row["created_at"], "updated_at": row["updated_at"],
+    }
+
+
+def list_providers(db) -> list:
+    """All providers, by name."""
+    return [provider_dict(r) for r in db.execute(_PROVIDER_SELECT + " ORDER BY p.name COLLATE NOCASE, p.slug")]
+
+
+def get_provider(db, slug: str):
+    """One provider or None."""
+    row = db.execute(_PROVIDER_SELECT + " WHERE p.slug = ?", (slug,)).fetchone()
+    return provider_dict(row) if row else None
+
+
+def list_families(db, provider: str | None, open_source: bool | None) -> list:
+    """Families, filtered, by provider name then family name."""
+    where, params = [], []
+    if provider is not None:
+        where.append("p.slug = ?")
+        params.append(provider)
+    if open_source is not None:
+        where.append("f.is_open_source = ?")
+        params.append(int(open_source))
+    sql = _FAMILY_SELECT + (" WHERE " + " AND ".join(where) if where else "")
+    sql += " ORDER BY p.name COLLATE NOCASE, f.name COLLATE NOCASE, f.slug"
+    return [family_dict(r) for r in db.execute(sql, params)]
+
+
+def get_family(db, slug: str):
+    """One family with its timeline (release date, oldest first), or None."""
+    row = db.execute(_FAMILY_SELECT + " WHERE f.slug = ?", (slug,)).fetchone()
+    if row is None:
+        return None
+    family = family_dict(row)
+    family["models"] = [_timeline_entry(m) for m in db.execute(
+        "SELECT slug, display_name, version, status, release_date, deprecation_date, input_context_window,"
+        " output_context_window FROM models WHERE family_id = ?"
+        " ORDER BY release_date IS NULL, release_date, slug", (row["id"],))]
+    return family
+
+
+def _timeline_entry(m) -> dict:
+    entry = {k: m[k] for k in ("slug", "display_name", "version", "status", "release_date")}
+    if m["deprecation_date"] is not None:
+        entry["deprecation_date"] = m["deprecation_date"]
+    entry["input_context_window"] = m["input_context_window"]
+    entry["output_context_window"] = m["output_context_window"]
+    return entry
+
+
+_SORTS = {
+    "release_date": "m.release_date IS NULL, m.release_date DESC, m.slug",
+    "parameter_count": "m.parameter_count IS NULL, m.parameter_count DESC, m.slug",
+}
+
+
+def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
+    """One page of models matching filters, and the total count."""
+    where, params = [], []
+    for key, column in (("provider", "p.slug"), ("family", "f.slug"), ("status", "m.status")):
+        if filters.get(key) is not None:
+            where.append(f"{column} = ?")
+            params.append(filters[key])
+    if filters.get("open_source") is not None:
+        where.append("f.is_open_source = ?")
+        params.append(int(filters["open_source"]))
+    if filters.get("min_params") is not None:
+        where.append("m.parameter_count >= ?")
+        params.append(filters["min_params"])
+    if filters.get("max_params") is not None:
+        where.append("m.parameter_count <= ?")
+        params.append(filters["max_params"])
+    clause = " WHERE " + " AND ".join(where) if where else ""
+    total = db.execute(
+        "SELECT count(*) FROM models m JOIN families f ON f.id = m.family_id"
+        " JOIN providers p ON p.id = f.provider_id" + clause, params).fetchone()[0]
+    rows = db.execute(_MODEL_SELECT + clause + f" ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?",
+                      params + [per_page, (page - 1) * per_page]).fetchall()
+    return [model_summary(r) for r in rows], total
+
+
+def model_row(db, slug: str = None, model_id: int = None):
+    """The full row of one model by slug or id, or None."""
+    if slug is not None:
+        return db.execute(_MODEL_SELECT + " WHERE m.slug = ?", (slug,)).fetchone()
+    return db.execute(_MODEL_SELECT + " WHERE m.id = ?", (model_id,)).fetchone()
+
+
+def model_aliases(db, model_id: int) -> list:
+    """Alias rows of one model, by source then position."""
+    return db.execute(
+        "SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
+        " ORDER BY CASE source WHEN 'official' THEN 0 WHEN 'cloud-a' THEN 1 WHEN 'cloud-b' THEN 2 ELSE 3 END,"
+        " position, alias", (model_id,)).fetchall()
+
+
+def get_model(db, slug: str):
+    """The single-model response, or None."""
+    row = model_row(db, slug=slug)
+    if row is None:
+        return None
+    model = model_summary(row)
+    successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    model.update({
+        "canonical_url": row["canonical_url"],
+        "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
+        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]}
+                    for a in model_aliases(db, row["id"])],
+        "metadata": json.loads(row["metadata"]) if row["metadata"] else None,
+        "created_at": row["created_at"], "updated_at": row["updated_at"],
+    })
+    return model
+
+
+def family_latest(db, family_id: int):
+    """The latest model of a family, or None."""
+    return db.execute(_MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
+
+
+def upgrade_for(db, row):
+    """The recommended upgrade row for a model row, or None (decisions §10).
+
+    Follow successor links to the end (cycle-safe), then the family's latest when the
+    end of the chain is not the latest; never a sunset model when a working one is on the path.
+    """
+    if row["status"] == "latest":
+        return None
+    path, seen, current = [], {row["id"]}, row
+    while current["successor_id"] and current["successor_id"] not in seen:
+        current = model_row(db, model_id=current["successor_id"])
+        if current is None:
+            break
+        seen.add(current["id"])
+        path.append(current)
+    end = path[-1] if path else row
+    if end["status"] != "latest":
+        latest = family_latest(db, end["family_id"])
+        if latest is not None and latest["id"] not in seen:
+            path.append(latest)
+    working = [m for m in path if m["status"] != "sunset"]
+    return (working or path or [None])[-1]
+
+
+def history(db, row) -> list:
+    """All models of a model's family, oldest first."""
+    return [dict(r) for r in db.execute(
+        "SELECT slug, display_name, status, release_date FROM models WHERE family_id = ?"
+        " ORDER BY release_date IS NULL, release_date, slug", (row["family_id"],))]

@@ -1,0 +1,226 @@
+"""Alias resolution: match a model identifier string to a known alias (pure, DB-free).
+
+Stages (spec GET /resolve; decisions §8, §9):
+  1 exact       q equals a known alias (case-sensitive)                          1.0
+  2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
+                equal (a dated q only matches aliases pinned to the same date)
+  3 substring   normalize(q) is a substring of a normalized alias or the         0.5
+                reverse, as whole '-' tokens (at least two, >= MIN_SUBSTRING chars)
+                and without cutting a version number ('gpt-5' is not in 'gpt-5-6')
+Tie-breaks inside a stage: the alias whose source == guess_source(q); (substring only)
+length closest to q; a model that is not sunset; newest release_date (None last); slug;
+then source, position, alias, so the answer is deterministic.
+
+Every stage is a dict lookup, except the substring stage, which uses a 4-gram index over
+the distinct normalized aliases (postings sorted by length, so the scan can stop at the
+closest length) and, for the reverse direction, dict lookups of q's own token spans.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+try:
+    from .normalize import date_pins, decoration, guess_source, loose_key, normalize
+except ImportError:  # loaded by file path, outside the package
+    from normalize import date_pins, decoration, guess_source, loose_key, normalize  # type: ignore
+
+__all__ = ["AliasRow", "Match", "AliasIndex", "normalize", "guess_source", "decoration",
+           "pick_upgrade_alias", "CONFIDENCE", "MIN_SUBSTRING"]
+
+CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5}
+MIN_SUBSTRING = 4          # shorter side of a substring match, in normalized characters
+GRAM = 4                   # n of the n-gram index; must be <= MIN_SUBSTRING
+
+
+@dataclass(frozen=True)
+class AliasRow:
+    alias: str
+    source: str
+    model_slug: str
+    position: int              # 0 = primary alias of that source for the model
+    release_date: str | None   # the model's, for tie-breaks
+    status: str                # the model's: active / latest / deprecated / sunset
+
+
+@dataclass(frozen=True)
+class Match:
+    row: AliasRow
+    stage: str                 # "exact" | "normalized" | "substring"
+    confidence: float
+
+
+def _date_rank(d: str | None) -> tuple[int, int]:
+    """Sort key putting the newest date first and None last ('2025-04' counts as 2025-04-00)."""
+    if not d:
+        return (1, 0)
+    nums = [int(x) for x in re.findall(r"\d+", d)[:3]] + [0, 0, 0]
+    return (0, -(nums[0] * 10000 + nums[1] * 100 + nums[2]))
+
+
+def _static_key(r: AliasRow) -> tuple:
+    return (r.status == "sunset", _date_rank(r.release_date), r.model_slug, r.source,
+            r.position, r.alias)
+
+
+class AliasIndex:
+    def __init__(self, rows: Iterable[AliasRow]):
+        self.exact: dict[str, list[tuple]] = {}
+        self.norm: dict[str, list[tuple]] = {}
+        self.loose: dict[str, list[tuple]] = {}
+        for r in rows:
+            entry = (_static_key(r), r)
+            self.exact.setdefault(r.alias, []).append(entry)
+            n = normalize(r.alias)
+            if not n:
+                continue
+            self.norm.setdefault(n, []).append(entry)
+            lk = loose_key(n)
+            if lk:
+                self.loose.setdefault(lk, []).append((entry[0], r, date_pins(n)))
+        # substring structure: distinct normalized keys sorted by length, 4-gram postings
+        self.keys = sorted(self.norm, key=lambda k: (len(k), k))
+        postings: dict[str, list[int]] = {}
+        for i, k in enumerate(self.keys):
+            for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
+                postings.setdefault(g, []).append(i)
+        self.postings = postings
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.exact.values())
+
+    # -- stages -------------------------------------------------------------------------
+    def match(self, q: str) -> Match | None:
+        if not q:
+            return None
+        guess = guess_source(q)
+        entries = self.exact.get(q)
+        if entries:
+            return Match(_best(entries, guess), "exact", CONFIDENCE["exact"])
+        n = normalize(q)
+        if not n:
+            return None
+        entries = self.norm.get(n)
+        if entries:
+            return Match(_best(entries, guess), "normalized", CONFIDENCE["normalized"])
+        lk = loose_key(n)
+        if lk and lk in self.loose:
+            pins = date_pins(n)
+            cands = [(k, r) for k, r, p in self.loose[lk] if not pins or set(pins) <= set(p)]
+            if cands:
+                return Match(_best(cands, guess), "normalized", CONFIDENCE["normalized"])
+        row = self._substring(n, guess)
+        return Match(row, "substring", CONFIDENCE["substring"]) if row else None
+
+    def _substring(self, n: str, guess: str | None) -> AliasRow | None:
+        L = len(n)
+        if L < MIN_SUBSTRING:
+            return None
+        best = None            # (tie-break key, row)
+        stop_diff = None       # length difference past which nothing can beat `best`
+
+        def consider(entries: list[tuple], diff: int) -> None:
+            nonlocal best, stop_diff
+            for skey, r in entries:
+                same = r.source == guess
+                key = (not same, diff) + skey
+                if best is None or key < best[0]:
+                    best = (key, r)
+                if same or guess is None:
+                    stop_diff = diff if stop_diff is None else min(stop_diff, diff)
+
+        # reverse: a normalized alias inside q, as whole tokens; longest first
+        bounds = [0] + [i + 1 for i, c in enumerate(n) if c == "-"]
+        ends = [i for i, c in enumerate(n) if c == "-"] + [L]
+        spans = sorted(((b, e) for b in bounds for e in ends if e - b >= MIN_SUBSTRING
+                        and e - b < L), key=lambda t: (t[0] - t[1], t[0]))
+        for b, e in spans:
+            diff = L - (e - b)
+            if stop_diff is not None and diff > stop_diff:
+                break
+            entries = self.norm.get(n[b:e])
+            if entries and _valid_at(n, n[b:e], b):
+                consider(entries, diff)
+        # forward: q inside a normalized alias; scan the rarest gram's postings by length
+        if "-" not in n:
+            return best[1] if best else None
+        grams = {n[j:j + GRAM] for j in range(L - GRAM + 1)}
+        lists = []
+        for g in grams:
+            p = self.postings.get(g)
+            if p is None:
+                return best[1] if best else None
+            lists.append(p)
+        keys = self.keys
+        for i in min(lists, key=len):
+            k = keys[i]
+            diff = len(k) - L
+            if diff <= 0:
+                continue
+            if stop_diff is not None and diff > stop_diff:
+                break
+            if n in k and _valid_in(k, n):
+                consider(self.norm[k], diff)
+        return best[1] if best else None
+
+
+_NUM_TOKEN = re.compile(r"\d")
+_DATE_TOKEN = re.compile(r"20\d{6}$")
+
+
+def _valid_at(longer: str, shorter: str, i: int) -> bool:
+    """Is shorter, found in longer at i, a whole-token match that does not cut a version?
+
+    Whole tokens: the match starts and ends at '-' boundaries. It must hold at least two
+    tokens (so 'claude' or 'embed' alone match nothing). A version is cut when the match
+    ends in a digit and longer goes on with a numeric token ('gpt-5' in 'gpt-5-6-luna',
+    'grok-4' in 'grok-4-20'), a date pin excepted ('gpt-5' in 'gpt-5-20250807'); or when
+    it starts with a digit right after a numeric token.
+    """
+    j = i + len(shorter)
+    if (i and longer[i - 1] != "-") or (j < len(longer) and longer[j] != "-"):
+        return False
+    if "-" not in shorter:
+        return False
+    if j < len(longer) and shorter[-1].isdigit():
+        nxt = longer[j + 1:].split("-", 1)[0]
+        if nxt[:1].isdigit() and not _DATE_TOKEN.match(nxt):
+            return False
+    if i and shorter[0].isdigit() and longer[i - 2:i - 1].isdigit():
+        return False
+    return True
+
+
+def _valid_in(longer: str, shorter: str) -> bool:
+    i = longer.find(shorter)
+    while i != -1:
+        if _valid_at(longer, shorter, i):
+            return True
+        i = longer.find(shorter, i + 1)
+    return False
+
+
+def _best(entries: list[tuple], guess: str | None) -> AliasRow:
+    return min(entries, key=lambda e: (e[1].source != guess,) + e[0])[1]
+
+
+def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow]) -> AliasRow | None:
+    """The upgrade model's alias in the matched alias's format (decisions §9).
+
+    Only aliases of the same source qualify (None when there is none). Among them: the one
+    with the same decoration (region prefix, date-pinned vs floating, gateway variant);
+    failing that, the one keeping the most important parts (region first, then pin, then
+    variant); then the source's primary alias (lowest position); then the alias string.
+    """
+    same = [a for a in upgrade_aliases if a.source == matched.source]
+    if not same:
+        return None
+    want = decoration(matched.alias)
+
+    def key(a: AliasRow) -> tuple:
+        d = decoration(a.alias)
+        return (d != want, d[0] != want[0], d[1] != want[1], d[2] != want[2],
+                a.position, a.alias)
+
+    return min(same, key=key)

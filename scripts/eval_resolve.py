@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Resolver accuracy on the development set (tests/data/resolve_dev.jsonl).
+
+Builds an AliasIndex from tests/data/models_truth.jsonl with exactly its aliases
+(model_slug = the truth `canonical`, position = order within source), resolves every q,
+and prints the share resolved to the right model, the share with the right confidence
+class (1.0 for "exact", 0.8 for "normalized"), and the failures.
+
+    python3 scripts/eval_resolve.py [--collisions] [--sources] [--verbose]
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import types
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+EXPECTED_CONFIDENCE = {"exact": 1.0, "normalized": 0.8}
+
+
+def load_resolve():
+    """registry.resolve; if the package __init__ cannot be imported, skip it."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    try:
+        return importlib.import_module("registry.resolve")
+    except Exception:
+        for name in [m for m in sys.modules if m == "registry" or m.startswith("registry.")]:
+            del sys.modules[name]
+        pkg = types.ModuleType("registry")
+        pkg.__path__ = [str(ROOT / "registry")]
+        sys.modules["registry"] = pkg
+        return importlib.import_module("registry.resolve")
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def truth_rows(resolve, truth: list[dict]) -> list:
+    rows = []
+    for m in truth:
+        counters: dict[str, int] = defaultdict(int)
+        for a in m["aliases"]:
+            rows.append(resolve.AliasRow(
+                alias=a["alias"], source=a["source"], model_slug=m["canonical"],
+                position=counters[a["source"]], release_date=m.get("release_date"),
+                status=m.get("status") or "active"))
+            counters[a["source"]] += 1
+    return rows
+
+
+def evaluate(resolve=None, data_dir: Path = DATA) -> dict:
+    resolve = resolve or load_resolve()
+    truth = read_jsonl(data_dir / "models_truth.jsonl")
+    dev = read_jsonl(data_dir / "resolve_dev.jsonl")
+    index = resolve.AliasIndex(truth_rows(resolve, truth))
+    model_ok = conf_ok = source_ok = 0
+    failures = []
+    for case in dev:
+        m = index.match(case["q"])
+        got_model = m.row.model_slug if m else None
+        got_conf = m.confidence if m else None
+        right_model = got_model == case["canonical"]
+        right_conf = got_conf == EXPECTED_CONFIDENCE[case["confidence_expected"]]
+        model_ok += right_model
+        conf_ok += right_conf
+        source_ok += resolve.guess_source(case["q"]) == case["source"]
+        if not (right_model and right_conf):
+            failures.append({
+                "q": case["q"], "variant": case["variant"], "want": case["canonical"],
+                "want_conf": case["confidence_expected"], "got": got_model,
+                "got_conf": got_conf, "alias": m.row.alias if m else None})
+    n = len(dev)
+    return {"n": n, "model_accuracy": model_ok / n, "confidence_accuracy": conf_ok / n,
+            "guess_source_accuracy": source_ok / n, "failures": failures, "index": index,
+            "truth": truth, "dev": dev}
+
+
+def collisions(resolve, truth: list[dict]) -> tuple[dict, dict]:
+    """Normalized (strict) and loose keys shared by aliases of different models."""
+    strict: dict[str, set] = defaultdict(set)
+    loose: dict[str, set] = defaultdict(set)
+    for m in truth:
+        for a in m["aliases"]:
+            n = resolve.normalize(a["alias"])
+            strict[n].add((m["canonical"], a["alias"]))
+            loose[resolve.loose_key(n)].add((m["canonical"], a["alias"]))
+    pick = lambda d: {k: sorted(v) for k, v in d.items() if len({s for s, _ in v}) > 1}
+    return pick(strict), pick(loose)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--collisions", action="store_true", help="list key collisions")
+    ap.add_argument("--sources", action="store_true", help="list guess_source mismatches")
+    ap.add_argument("--verbose", action="store_true", help="print every case")
+    args = ap.parse_args()
+    resolve = load_resolve()
+    res = evaluate(resolve)
+    if args.verbose:
+        for case in res["dev"]:
+            m = res["index"].match(case["q"])
+            print(f"{case['q']:<60} -> {m.row.model_slug if m else None} "
+                  f"({m.stage if m else '-'}) via {m.row.alias if m else '-'}")
+    print(f"cases: {res['n']}")
+    print(f"right model:      {res['model_accuracy']:.1%}  (target >= 97%)")
+    print(f"right confidence: {res['confidence_accuracy']:.1%}  (target >= 95%)")
+    print(f"guess_source agrees with the case's source: {res['guess_source_accuracy']:.1%}")
+    print(f"failures: {len(res['failures'])}")
+    for f in res["failures"]:
+        print(f"  {f['q']!r} [{f['variant']}] want {f['want']} ({f['want_conf']}) "
+              f"got {f['got']} ({f['got_conf']}) via {f['alias']!r}")
+    if args.sources:
+        for case in res["dev"]:
+            g = resolve.guess_source(case["q"])
+            if g != case["source"]:
+                print(f"  source: {case['q']!r} guessed {g}, case says {case['source']}")
+    if args.collisions:
+        strict, loose = collisions(resolve, res["truth"])
+        print(f"strict normalized keys shared by different models: {len(strict)}")
+        for k, v in sorted(strict.items()):
+            print(f"  {k!r}: {v}")
+        print(f"loose keys shared by different models: {len(loose)}")
+        for k, v in sorted(loose.items()):
+            print(f"  {k!r}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

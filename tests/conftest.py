@@ -1,0 +1,85 @@
+"""Fixtures (flaskr style): an app over a temp database built from the fixture curation."""
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from registry import create_app
+from registry.curate import apply_curation
+from registry.curation import read_curation
+from registry.db import close_thread_connections, connect_rw, init_db
+
+DATA = Path(__file__).parent / "data"
+TODAY = "2026-11-21"
+
+
+@pytest.fixture(autouse=True)
+def pinned_today(monkeypatch):
+    """Lifecycle depends on today's date: pin it so the fixture's statuses are stable."""
+    monkeypatch.setenv("REGISTRY_TODAY", TODAY)
+
+
+@pytest.fixture
+def curation_dir(tmp_path):
+    """A writable copy of the fixture curation."""
+    target = tmp_path / "curation"
+    shutil.copytree(DATA / "curation", target)
+    return target
+
+
+def build_db(path, curation_dir) -> None:
+    """Create a database and apply a curation directory to it."""
+    init_db(str(path))
+    cur = read_curation(curation_dir)
+    assert not cur.errors, cur.errors
+    conn = connect_rw(str(path))
+    try:
+        apply_curation(conn, cur)
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def app(tmp_path, curation_dir):
+    db_path = tmp_path / "registry.db"
+    build_db(db_path, curation_dir)
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "CURATION_DIR": str(curation_dir),
+                      "ADMIN_API_KEYS": []})
+    yield app
+    close_thread_connections()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def rw(app):
+    """A read-write connection to the app's database."""
+    conn = connect_rw(app.config["DATABASE"])
+    yield conn
+    conn.close()
+
+
+def assert_error(response, status: int, code: str, contains: str = ""):
+    """Every error has the spec's shape: {"error": {"code", "message"}}, JSON, nothing else."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    assert body["error"]["code"] == code
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    assert contains in body["error"]["message"]
+    assert "Traceback" not in response.get_data(as_text=True)
+    return body
+
+
+os.environ.setdefault("REGISTRY_TODAY", TODAY)

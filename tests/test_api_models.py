@@ -1,0 +1,141 @@
+import pytest
+
+from conftest import assert_error
+from registry.db import transaction
+
+ALL_BY_RELEASE = [
+    "claude-sonnet-4-5-20250929", "claude-sonnet-4-20250514", "claude-3-5-sonnet-20241022",
+    "llama-3.1-70b-instruct", "llama-3.1-8b-instruct", "claude-3-haiku-20240307", "claude-3-sonnet-20240229",
+    "claude-instant-1-2", "llama-3.1-405b-instruct"]
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("", ALL_BY_RELEASE),
+    ("?provider=meta", ["llama-3.1-70b-instruct", "llama-3.1-8b-instruct", "llama-3.1-405b-instruct"]),
+    ("?family=claude-haiku", ["claude-3-haiku-20240307"]),
+    ("?status=latest", ["claude-sonnet-4-5-20250929", "llama-3.1-8b-instruct"]),
+    ("?status=sunset", ["claude-3-haiku-20240307", "claude-3-sonnet-20240229", "claude-instant-1-2"]),
+    ("?status=deprecated", ["claude-3-5-sonnet-20241022"]),
+    ("?status=active&provider=meta", ["llama-3.1-70b-instruct", "llama-3.1-405b-instruct"]),
+    ("?open_source=true", ["llama-3.1-70b-instruct", "llama-3.1-8b-instruct", "llama-3.1-405b-instruct"]),
+    ("?open_source=false&status=latest", ["claude-sonnet-4-5-20250929"]),
+    ("?min_params=10000000000", ["llama-3.1-70b-instruct", "llama-3.1-405b-instruct"]),
+    ("?max_params=10000000000", ["llama-3.1-8b-instruct"]),
+    ("?min_params=0&max_params=70553706496", ["llama-3.1-70b-instruct", "llama-3.1-8b-instruct"]),
+    ("?sort=parameter_count", ["llama-3.1-405b-instruct", "llama-3.1-70b-instruct", "llama-3.1-8b-instruct",
+                               "claude-3-5-sonnet-20241022", "claude-3-haiku-20240307", "claude-3-sonnet-20240229",
+                               "claude-instant-1-2", "claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929"]),
+    ("?provider=nobody", []),
+])
+def test_model_filters_and_sorts(client, query, expected):
+    body = client.get("/api/v1/models" + query).get_json()
+    assert [m["slug"] for m in body["models"]] == expected
+    assert body["pagination"]["total"] == len(expected)
+
+
+@pytest.mark.parametrize("query,slugs,pagination", [
+    ("?per_page=4", ALL_BY_RELEASE[:4], {"page": 1, "per_page": 4, "total": 9, "total_pages": 3}),
+    ("?per_page=4&page=3", ALL_BY_RELEASE[8:], {"page": 3, "per_page": 4, "total": 9, "total_pages": 3}),
+    ("?per_page=4&page=4", [], {"page": 4, "per_page": 4, "total": 9, "total_pages": 3}),
+    ("?per_page=200", ALL_BY_RELEASE, {"page": 1, "per_page": 200, "total": 9, "total_pages": 1}),
+    ("?provider=nobody", [], {"page": 1, "per_page": 50, "total": 0, "total_pages": 0}),
+])
+def test_pagination(client, query, slugs, pagination):
+    body = client.get("/api/v1/models" + query).get_json()
+    assert [m["slug"] for m in body["models"]] == slugs
+    assert body["pagination"] == pagination
+
+
+@pytest.mark.parametrize("query,name", [
+    ("?per_page=201", "per_page"), ("?per_page=0", "per_page"), ("?per_page=-1", "per_page"),
+    ("?per_page=ten", "per_page"), ("?per_page=1.5", "per_page"), ("?per_page=", "per_page"),
+    ("?page=0", "page"), ("?page=-3", "page"), ("?page=x", "page"), ("?page=1&page=2", "page"),
+    ("?page=99999999999999999999999", "page"),
+    ("?status=retired", "status"), ("?status=", "status"), ("?sort=name", "sort"), ("?sort=", "sort"),
+    ("?open_source=1", "open_source"), ("?open_source=yes", "open_source"),
+    ("?min_params=abc", "min_params"), ("?max_params=-1", "max_params"), ("?min_params=1e9", "min_params"),
+    ("?min_params=20&max_params=10", "min_params"),
+    ("?provider=", "provider"), ("?family=", "family"),
+])
+def test_model_list_bad_parameters(client, query, name):
+    assert_error(client.get("/api/v1/models" + query), 400, "bad_request", name)
+
+
+def test_model_list_shape(client):
+    model = client.get("/api/v1/models?family=claude-haiku").get_json()["models"][0]
+    assert model == {
+        "slug": "claude-3-haiku-20240307", "display_name": "Claude 3 Haiku", "version": "20240307",
+        "status": "sunset", "model_type": "chat", "family": {"slug": "claude-haiku", "name": "Claude Haiku"},
+        "provider": {"slug": "anthropic", "name": "Anthropic"}, "release_date": "2024-03-07",
+        "deprecation_date": "2025-06-01", "sunset_date": "2025-12-01", "parameter_count": None,
+        "parameter_label": None, "input_context_window": None, "output_context_window": None,
+        "is_open_source": False}
+
+
+def test_model_detail(client):
+    model = client.get("/api/v1/models/claude-3-5-sonnet-20241022").get_json()
+    assert model["successor"] == {"slug": "claude-sonnet-4-20250514", "display_name": "Claude Sonnet 4"}
+    assert model["canonical_url"] is None
+    assert model["aliases"][0] == {"alias": "claude-3-5-sonnet-20241022", "source": "official",
+                                   "normalized": model["aliases"][0]["normalized"]}
+    assert [a["source"] for a in model["aliases"]] == ["official", "official", "cloud-a", "cloud-a", "cloud-b",
+                                                      "gateway"]
+    assert len({a["normalized"] for a in model["aliases"]}) == 1
+    assert model["metadata"]["provenance"]["successor"] == "curation"
+    assert model["created_at"].endswith("Z") and model["updated_at"].endswith("Z")
+    assert model["is_open_source"] is False
+
+
+def test_open_source_detail(client):
+    model = client.get("/api/v1/models/llama-3.1-8b-instruct").get_json()
+    assert (model["parameter_count"], model["parameter_label"], model["is_open_source"]) == (8030261248, "8B", True)
+    assert model["canonical_url"] == "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct"
+
+
+@pytest.mark.parametrize("slug,upgrade,is_latest", [
+    ("claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929", False),   # chain, then family latest
+    ("claude-3-5-sonnet-20241022", "claude-sonnet-4-5-20250929", False),
+    ("claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", False),   # no successor: family latest
+    ("claude-sonnet-4-5-20250929", None, True),
+    ("llama-3.1-70b-instruct", "llama-3.1-8b-instruct", False),
+    ("claude-3-haiku-20240307", None, False),                           # family has no latest
+])
+def test_upgrade(client, slug, upgrade, is_latest):
+    body = client.get(f"/api/v1/models/{slug}/upgrade").get_json()
+    assert body["current"]["slug"] == slug
+    assert set(body["current"]) == {"slug", "display_name", "status"}
+    assert body["is_latest"] is is_latest
+    if upgrade is None:
+        assert body["upgrade"] is None
+    else:
+        assert body["upgrade"]["slug"] == upgrade
+        assert set(body["upgrade"]) == {"slug", "display_name", "status", "release_date"}
+
+
+def test_upgrade_survives_a_successor_cycle(client, rw):
+    with transaction(rw):
+        rw.execute("UPDATE models SET successor_id = (SELECT id FROM models WHERE slug = 'claude-3-sonnet-20240229')"
+                   " WHERE slug = 'claude-sonnet-4-20250514'")
+    body = client.get("/api/v1/models/claude-3-sonnet-20240229/upgrade").get_json()
+    assert body["upgrade"]["slug"] == "claude-sonnet-4-5-20250929"
+
+
+def test_upgrade_skips_sunset_models_on_the_path(client, rw):
+    with transaction(rw):
+        rw.execute("UPDATE models SET status = 'sunset' WHERE slug = 'claude-sonnet-4-5-20250929'")
+    body = client.get("/api/v1/models/claude-3-sonnet-20240229/upgrade").get_json()
+    assert body["upgrade"]["slug"] == "claude-sonnet-4-20250514"
+
+
+def test_history(client):
+    body = client.get("/api/v1/models/claude-sonnet-4-20250514/history").get_json()
+    assert body["model"] == {"slug": "claude-sonnet-4-20250514", "display_name": "Claude Sonnet 4"}
+    assert body["family"] == {"slug": "claude-sonnet", "name": "Claude Sonnet"}
+    assert [h["slug"] for h in body["history"]][0] == "claude-3-sonnet-20240229"
+    assert set(body["history"][0]) == {"slug", "display_name", "status", "release_date"}
+
+
+@pytest.mark.parametrize("url", ["/api/v1/models/nope", "/api/v1/models/nope/upgrade",
+                                 "/api/v1/models/nope/history"])
+def test_model_not_found(client, url):
+    assert_error(client.get(url), 404, "not_found", "Model 'nope' not found")

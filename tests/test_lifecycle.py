@@ -1,0 +1,64 @@
+import pytest
+
+from registry import lifecycle
+from registry.db import transaction
+
+STATUSES = [
+    ("claude-3-sonnet-20240229", "sunset"),       # sunset_date passed
+    ("claude-3-5-sonnet-20241022", "deprecated"),  # deprecation passed, sunset in the future
+    ("claude-sonnet-4-20250514", "active"),        # superseded in its family
+    ("claude-sonnet-4-5-20250929", "latest"),      # newest working release
+    ("claude-3-haiku-20240307", "sunset"),
+    ("claude-instant-1-2", "sunset"),
+    ("llama-3.1-8b-instruct", "latest"),           # same day as 70b: slug breaks the tie
+    ("llama-3.1-70b-instruct", "active"),
+    ("llama-3.1-405b-instruct", "active"),         # curated pin
+]
+
+
+@pytest.mark.parametrize("slug,status", STATUSES)
+def test_derived_status(client, slug, status):
+    assert client.get(f"/api/v1/models/{slug}").get_json()["status"] == status
+
+
+def test_one_latest_per_family_unless_all_retired(rw):
+    rows = rw.execute(
+        "SELECT f.slug, sum(m.status = 'latest'), sum(m.status IN ('active', 'latest'))"
+        " FROM families f JOIN models m ON m.family_id = f.id GROUP BY f.slug").fetchall()
+    for family, latest, working in rows:
+        assert latest == (1 if working else 0), family
+
+
+@pytest.mark.parametrize("on,expected", [
+    ("2025-01-20", {"claude-3-sonnet-20240229": "active", "claude-3-haiku-20240307": "latest"}),
+    ("2025-01-21", {"claude-3-sonnet-20240229": "deprecated"}),
+    ("2025-07-21", {"claude-3-sonnet-20240229": "sunset"}),
+    ("2099-10-22", {"claude-3-5-sonnet-20241022": "sunset"}),
+])
+def test_status_moves_with_the_date(rw, on, expected):
+    with transaction(rw):
+        lifecycle.recompute(rw, on)
+    status = dict(rw.execute("SELECT slug, status FROM models").fetchall())
+    for slug, value in expected.items():
+        assert status[slug] == value
+
+
+def test_provider_flags_deprecate_and_retire(rw):
+    with transaction(rw):
+        rw.execute("INSERT INTO facts VALUES ('vendor-b-api', 'claude-sonnet-4-5-20250929', 'deprecated', 'true')")
+        rw.execute("INSERT INTO facts VALUES ('vendor-b-api', 'claude-sonnet-4-20250514', 'retired', 'true')")
+        lifecycle.recompute(rw, "2026-11-21")
+    status = dict(rw.execute("SELECT slug, status FROM models").fetchall())
+    assert status["claude-sonnet-4-5-20250929"] == "deprecated"
+    assert status["claude-sonnet-4-20250514"] == "sunset"
+    # the family has no working model left, so no latest
+    assert "latest" not in {status[s] for s in status if s.startswith("claude-") and "sonnet" in s}
+
+
+def test_curated_pin_wins_over_dates(rw):
+    with transaction(rw):
+        rw.execute("INSERT INTO facts VALUES ('curation', 'claude-3-sonnet-20240229', 'status', '\"latest\"')")
+        lifecycle.recompute(rw, "2026-11-21")
+    status = dict(rw.execute("SELECT slug, status FROM models").fetchall())
+    assert status["claude-3-sonnet-20240229"] == "latest"
+    assert status["claude-sonnet-4-5-20250929"] == "active"
