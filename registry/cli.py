@@ -2,13 +2,14 @@
 import sys
 
 import click
-from flask.cli import with_appcontext
 from flask import current_app
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, with_appcontext
 
 from .curate import apply_curation
 from .curation import read_curation
 from .db import connect_rw, init_db
+from .ingest.runner import run_source
+from .priority import AUTOMATED_SOURCES
 from .report import curation_report
 
 
@@ -51,9 +52,42 @@ def curate_command(check, show_report):
     click.echo(f"Curation applied: {added} model(s) added, {updated} updated.")
 
 
+@click.command("ingest")
+@click.option("--source", type=click.Choice(AUTOMATED_SOURCES), help="Run only this source.")
+@click.option("--offline", is_flag=True, help="Read each source's snapshot from the seeds directory.")
+@click.option("--record", is_flag=True, help="Save what was fetched as the source's snapshot in the seeds directory.")
+@with_appcontext
+def ingest_command(source, offline, record):
+    """Run every automated source (the daily cycle), or one; exit 1 when any failed."""
+    config = current_app.config
+    offline = offline or config["OFFLINE"]
+    if record and offline:
+        raise click.UsageError("--record saves live responses; it cannot be combined with --offline.")
+    init_db(config["DATABASE"])
+    chosen = [source] if source else list(AUTOMATED_SOURCES)
+    chatty = sys.stdout.isatty()   # progress on a terminal, quiet under cron
+    failed = 0
+    for name in chosen:
+        if chatty:
+            click.echo(f"{name}: running...", nl=False)
+        result = run_source(config["DATABASE"], name, offline=offline, seeds_dir=config["SEEDS_DIR"],
+                            record_to=config["SEEDS_DIR"] if record else None)
+        if result.status == "completed":
+            if chatty:
+                click.echo(f" completed: {result.added} added, {result.updated} updated (run {result.run_id})")
+        else:
+            failed += 1
+            if chatty:
+                click.echo(f" {result.status}")
+            click.echo(f"{name}: {result.status}: {result.error}", err=True)
+    if failed:
+        sys.exit(1)
+
+
 def init_app(app) -> None:
     """Register the CLI commands on the app."""
     app.cli.add_command(curate_command)
+    app.cli.add_command(ingest_command)
 
 
 def main():

@@ -1,0 +1,1 @@
+"""Ingestion: the runner (run records, locking, independence) and one module per upstream."""

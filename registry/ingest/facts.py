@@ -1,0 +1,88 @@
+"""Turn a source's Records into its facts: match each to a model by slug or alias, then store."""
+import json
+import re
+
+_SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
+
+
+def slugify(model_id: str) -> str:
+    """A URL-friendly slug from an upstream id: lowercase, [a-z0-9.-] only."""
+    return _SLUG_JUNK.sub("-", model_id.lower()).strip("-.") or "model"
+
+
+class Matcher:
+    """Finds the model an upstream id means: its slug, then any known alias (exact, then case-insensitive)."""
+
+    def __init__(self, conn):
+        self.slugs = {r[0] for r in conn.execute("SELECT slug FROM models")}
+        self.aliases = {}
+        for alias, slug in conn.execute(
+                "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
+            self.aliases[alias] = slug
+        self.folded = {}
+        for alias, slug in sorted(self.aliases.items()):
+            self.folded.setdefault(alias.lower(), slug)
+
+    def find(self, model_id: str, aliases=()) -> str | None:
+        """The slug of the known model an id (or one of its aliases) names, or None."""
+        for name in (model_id, *aliases):
+            if name in self.slugs:
+                return name
+            if name in self.aliases:
+                return self.aliases[name]
+        for name in (model_id, *aliases):
+            if name.lower() in self.folded:
+                return self.folded[name.lower()]
+            if slugify(name) in self.slugs:
+                return slugify(name)
+        return None
+
+
+def records_to_facts(conn, source: str, records) -> tuple[list, list]:
+    """Return (fact rows, alias fact rows) for a source's records; unknown feed models are dropped."""
+    matcher = Matcher(conn)
+    placed = {}     # slug -> merged fields; the first record for a model wins per field
+    aliases = {}    # alias -> (slug, alias_source, position)
+    successors = {}
+    for record in records:
+        names = [a for a, _ in record.aliases]
+        slug = matcher.find(record.model_id, names)
+        if slug is None:
+            if not record.provider:
+                continue   # not a provider's own model (e.g. a platform's row)
+            # Kept under the id's slug even for the feed: merge never creates a model from feed facts
+            # alone, but they apply once a provider source lists it, whatever the order of runs.
+            slug = slugify(record.model_id)
+        fields = placed.setdefault(slug, {})
+        for field, value in record.fields.items():
+            if field == "successor":
+                successors.setdefault(slug, value)
+            else:
+                fields.setdefault(field, value)
+        if record.provider:
+            fields.setdefault("provider", record.provider)
+        positions = {}
+        for alias, alias_source in record.aliases:
+            if alias not in aliases:
+                aliases[alias] = (slug, alias_source, positions.get(alias_source, 0))
+                positions[alias_source] = positions.get(alias_source, 0) + 1
+    for slug, successor_id in successors.items():
+        # An unknown replacement keeps its slug: merge links it when that model exists.
+        target = matcher.find(successor_id) or slugify(successor_id)
+        if target != slug:
+            placed[slug]["successor"] = target
+    fact_rows = [(source, slug, field, json.dumps(value, sort_keys=True))
+                 for slug, fields in placed.items() for field, value in fields.items()]
+    alias_rows = [(source, alias, slug, alias_source, position)
+                  for alias, (slug, alias_source, position) in aliases.items()]
+    return fact_rows, alias_rows
+
+
+def replace_source_facts(conn, source: str, fact_rows: list, alias_rows: list) -> None:
+    """Swap a source's facts for new ones (inside the caller's transaction)."""
+    conn.execute("DELETE FROM facts WHERE source = ?", (source,))
+    conn.executemany("INSERT INTO facts (source, model_slug, field, value) VALUES (?, ?, ?, ?)", fact_rows)
+    conn.execute("DELETE FROM alias_facts WHERE source = ?", (source,))
+    conn.executemany(
+        "INSERT INTO alias_facts (source, alias, model_slug, alias_source, position) VALUES (?, ?, ?, ?, ?)",
+        alias_rows)

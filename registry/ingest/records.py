@@ -1,0 +1,32 @@
+"""What a source module hands the runner: one Record per upstream model, and Page for fetched bodies."""
+from dataclasses import dataclass, field
+
+
+class SourceError(Exception):
+    """An upstream fault (HTTP error, timeout, malformed or drifted JSON): the run fails with this message."""
+
+
+@dataclass
+class Page:
+    """One fetched response: its JSON body and the headers that matter (e.g. Link)."""
+
+    body: object
+    headers: dict = field(default_factory=dict)
+
+
+@dataclass
+class Record:
+    """What one upstream said about one model.
+
+    model_id: the upstream's own identifier (matched to models by slug or any known alias).
+    provider: provider slug the model belongs to (None: not a provider's model, e.g. a platform row).
+    fields: model facts: spec columns (display_name, release_date, input_context_window, ...),
+        lifecycle flags (deprecated, retired: bool), successor (an upstream id), and extras that
+        land in metadata (tags, capabilities, ...). Absent means "this source does not say".
+    aliases: (alias, alias_source) pairs, alias_source one of official, cloud-a, cloud-b, gateway.
+    """
+
+    model_id: str
+    provider: str | None
+    fields: dict = field(default_factory=dict)
+    aliases: list = field(default_factory=list)

@@ -1,0 +1,113 @@
+"""Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
+import logging
+import os
+from dataclasses import dataclass
+
+from .. import merge
+from ..db import bump_generation, connect_rw, transaction
+from ..runs import complete_run, fail_run, start_run
+from . import sources
+from .facts import records_to_facts, replace_source_facts
+from .http import make_session
+from .locks import SourceLock
+from .records import SourceError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunResult:
+    """How one source's run ended."""
+
+    source: str
+    run_id: int | None
+    status: str                  # completed, failed, or conflict (another run holds the lock)
+    added: int = 0
+    updated: int = 0
+    error: str | None = None
+
+
+def base_url(module) -> str:
+    """The source's base URL: REGISTRY_<SOURCE>_URL overrides the default."""
+    env = "REGISTRY_" + module.SOURCE.upper().replace("-", "_") + "_URL"
+    return os.environ.get(env) or module.BASE_URL
+
+
+def mark_interrupted(conn, source: str) -> None:
+    """Fail runs of a source left 'running' by a dead process (call only while holding its lock)."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE ingestion_runs SET status = 'failed', error_message = 'interrupted: the process running it"
+            " stopped before it finished', completed_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+            " WHERE source = ? AND status = 'running'", (source,))
+
+
+def begin(db_path: str, source: str):
+    """Take the source's lock and record a running run; return (lock, run_id) or None when busy."""
+    lock = SourceLock(db_path, source)
+    if not lock.acquire():
+        return None
+    try:
+        conn = connect_rw(db_path)
+        try:
+            mark_interrupted(conn, source)
+            run_id = start_run(conn, source, sources.load(source).PROVIDER)
+        finally:
+            conn.close()
+    except BaseException:
+        lock.release()
+        raise
+    return lock, run_id
+
+
+def fetch_pages(module, offline: bool, seeds_dir: str, session=None) -> list:
+    """The source's pages: from the seeds snapshot offline, else from the upstream."""
+    from .snapshots import load_pages
+    if offline:
+        return load_pages(seeds_dir, module.SOURCE)
+    key = os.environ.get(module.KEY_ENV, "") if module.KEY_ENV else ""
+    if module.KEY_REQUIRED and not key:
+        raise SourceError(f"{module.KEY_ENV} is not set: {module.SOURCE} needs an API key")
+    return module.fetch(session or make_session(), base_url(module), key or None)
+
+
+def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: str,
+            session=None, record_to: str | None = None) -> RunResult:
+    """Do the work of a recorded run; the facts, merge and run completion land in one transaction."""
+    module = sources.load(source)
+    conn = connect_rw(db_path)
+    try:
+        try:
+            pages = fetch_pages(module, offline, seeds_dir, session)
+            if record_to:
+                from .snapshots import save_pages
+                save_pages(record_to, source, pages)
+            records = module.parse(pages)
+            with transaction(conn):
+                fact_rows, alias_rows = records_to_facts(conn, source, records)
+                replace_source_facts(conn, source, fact_rows, alias_rows)
+                added, updated = merge.recompute(conn)
+                bump_generation(conn)
+                complete_run(conn, run_id, added, updated)
+            return RunResult(source, run_id, "completed", added, updated)
+        except Exception as exc:  # one source's fault ends only its own run
+            message = str(exc) if isinstance(exc, SourceError) else f"{type(exc).__name__}: {exc}"
+            if not isinstance(exc, SourceError):
+                log.exception("ingest %s failed", source)
+            fail_run(conn, run_id, message)
+            return RunResult(source, run_id, "failed", error=message)
+    finally:
+        conn.close()
+
+
+def run_source(db_path: str, source: str, offline: bool = False, seeds_dir: str = "./seeds",
+               session=None, record_to: str | None = None) -> RunResult:
+    """Run one source start to finish under its lock."""
+    started = begin(db_path, source)
+    if started is None:
+        return RunResult(source, None, "conflict", error=f"{source} is already running")
+    lock, run_id = started
+    try:
+        return execute(db_path, source, run_id, offline, seeds_dir, session, record_to)
+    finally:
+        lock.release()

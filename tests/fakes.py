@@ -1,0 +1,66 @@
+"""Fake source modules for engine tests: the real contract (SOURCE, PROVIDER, parse) over fixed records."""
+import types
+
+from registry.ingest import runner, sources
+from registry.ingest.records import Record, SourceError
+
+
+def fake_module(source: str, provider, records=(), error: str | None = None):
+    """A source module whose parse returns records, or raises SourceError(error)."""
+    def parse(pages):
+        if error:
+            raise SourceError(error)
+        return list(records)
+    return types.SimpleNamespace(SOURCE=source, PROVIDER=provider, KEY_ENV=None, KEY_REQUIRED=False,
+                                 BASE_URL="http://upstream.invalid", fetch=lambda *a: [], parse=parse)
+
+
+def install(monkeypatch, modules: dict) -> None:
+    """Make the runner use these fake modules (by source name) instead of the real upstreams."""
+    real_load = sources.load
+    monkeypatch.setattr(sources, "load", lambda name: modules[name] if name in modules else real_load(name))
+    monkeypatch.setattr(runner, "fetch_pages", lambda module, offline, seeds_dir, session=None: [])
+
+
+VENDOR_B = [
+    # the curated model, by a curated alias: updates it, creates nothing
+    Record("claude-sonnet-4-5-20250929", "anthropic",
+           {"display_name": "Claude Sonnet 4.5 (vendor)", "release_date": "2025-09-30",
+            "input_context_window": 1000000, "capabilities": {"batch": True}},
+           [("claude-sonnet-4-5-20250929", "official")]),
+    # new id matching the claude-sonnet glob: lands in that family
+    Record("claude-sonnet-5-20260901", "anthropic",
+           {"display_name": "Claude Sonnet 5", "release_date": "2026-09-01", "output_context_window": 128000},
+           [("claude-sonnet-5-20260901", "official"), ("claude-sonnet-5", "official")]),
+    # new id no glob matches: lands in the provider's uncategorized family
+    Record("claude-fable-1", "anthropic", {"display_name": "Claude Fable 1", "release_date": "2026-10-01"},
+           [("claude-fable-1", "official")]),
+    # a curated model the vendor says is deprecated, with its own dates
+    Record("claude-sonnet-4-20250514", "anthropic",
+           {"deprecated": True, "deprecation_date": "2026-06-01"}, [("claude-sonnet-4-20250514", "official")]),
+]
+
+FEED = [
+    # matched by a curated alias; the feed may not overwrite the vendor's deprecation date
+    Record("claude-sonnet-4-20250514", "anthropic",
+           {"deprecation_date": "2026-05-01", "sunset_date": "2026-12-14", "successor": "claude-sonnet-4-5-20250929",
+            "display_name": "ignored: the feed only supplies lifecycle fields"}),
+    # supplements a curated model with no sunset date
+    Record("Llama-3.1-70B-Instruct", "meta", {"sunset_date": "2099-01-01"}),
+    # a model only the vendor lists: applies whichever of the two runs first
+    Record("claude-sonnet-5-20260901", "anthropic", {"deprecation_date": "2027-09-01"}),
+    # unknown model: creates nothing
+    Record("gpt-9000", "openai", {"deprecation_date": "2026-01-01"}),
+]
+
+HUB = [
+    Record("Llama-3.1-8B-Instruct", "meta",
+           {"parameter_count": 8030261249, "parameter_label": "8B", "release_date": "2024-07-18",
+            "canonical_url": "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct", "tags": ["llama"]},
+           [("Llama-3.1-8B-Instruct", "official")]),
+    Record("Llama-3.1-70B-Instruct", "meta",
+           {"parameter_count": 70553706497, "tags": ["llama"]}, [("Llama-3.1-70B-Instruct", "official")]),
+    Record("Llama-3.1-1B-Instruct", "meta",
+           {"parameter_count": 1235814400, "parameter_label": "1B", "release_date": "2024-09-25"},
+           [("Llama-3.1-1B-Instruct", "official")]),
+]
