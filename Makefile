@@ -19,10 +19,14 @@ $(VENV)/.installed: $(BIN)/python setup.cfg pyproject.toml
 install: $(VENV)/.installed
 
 # Build the embedded default once: schema, curation, then every source from seeds/.
+# Built under a temporary name, so a failed build never leaves a half-made database behind.
 $(REGISTRY_DB): | install
-	$(BIN)/flask --app registry init-db
-	$(BIN)/flask --app registry curate
-	REGISTRY_OFFLINE=1 $(BIN)/flask --app registry ingest --offline || true
+	rm -f $@.build $@.build-wal $@.build-shm
+	REGISTRY_DB=$@.build $(BIN)/flask --app registry init-db
+	REGISTRY_DB=$@.build $(BIN)/flask --app registry curate
+	REGISTRY_DB=$@.build $(BIN)/flask --app registry ingest --offline
+	mv $@.build $@
+	rm -f $@.build.*.lock
 
 db: $(REGISTRY_DB)
 
