@@ -5,7 +5,7 @@ region prefixes, version suffixes, date spellings); there is no table of model n
 
 normalize(s)   -> the strict normalized form ("tier A"): decorations removed, model name,
                   its date pin and its size/variant words kept, so distinct models stay apart.
-loose_key(n)   -> a looser form of a normalized string ("tier B"): also drops date pins,
+loose_key(n)   -> a looser form of a normalized string ("tier B"): also drops snapshot pins,
                   "-latest", an API revision "-vN" after a version number, a ".0" minor
                   version and letter/digit hyphens. Used only as a fallback
                   when the strict form matches nothing.
@@ -40,17 +40,16 @@ _V_BEFORE_DATE = re.compile(r"-v\d+(?=-20\d{6}(?:-|$))")        # sonnet-v2-2024
 _DIGIT_DOT = re.compile(r"(?<=\d)\.(?=\d)")                     # 3.5 -> 3-5
 _SEPARATORS = re.compile(r"[\s_/]+")
 _SUFFIX = re.compile(r"-(%s)$" % "|".join(PLATFORM_SUFFIXES + QUANT_SUFFIXES))
-_DATE8 = re.compile(r"(?:^|-)(20\d{6})(?=-|$)")
+_SUFFIX_TAILS = tuple("-" + x for x in PLATFORM_SUFFIXES + QUANT_SUFFIXES)
 _LOOSE_FLOATING = re.compile(r"-(?:%s)(?=-|$)" % "|".join(FLOATING_WORDS))
 _LOOSE_TRAILING_V = re.compile(r"(?<=\d)-v\d+$")          # claude-opus-4-6-v1
+_ANY_TRAILING_V = re.compile(r"-v\d+$")
 _LOOSE_ZERO_MINOR = re.compile(r"(?<=\d)-0$")                # v3.0 -> v3
 _LETTER_DIGIT = re.compile(r"(?<=[a-z])-(?=\d)|(?<=\d)-(?=[a-z])")
-_PIN = re.compile(
-    r"20\d{6}"                    # 20241022 (also from 2024-10-22 and @20241022)
-    r"|-\d{2}-20\d\d$"            # -09-2025 (month-year)
-    r"|-\d{2}-\d{2}$"             # -06-05 / -07-25 (month-day, year-month)
-    r"|-\d{3,4}$"                 # -0613, -2407, -2507, -001
-)
+# snapshot pins inside a normalized string: 20241022, -09-2025, -0613/-2407/-2507 (YYMM,
+# MMDD), -06-05 / -07-25 at the end, -001 at the end
+_PIN_TOKEN = re.compile(r"-(20\d{6}|\d\d-20\d\d$|\d\d-\d\d$|\d{4}|\d{3}$)(?=-|$)")
+_SIZE_TAG = re.compile(r"\d+(?:\.\d+)?b(?![a-z])")                # ollama 'llama3:70b'
 
 
 def _last_segment(s: str) -> str:
@@ -60,11 +59,17 @@ def _last_segment(s: str) -> str:
 
 def _strip_version_tails(s: str) -> str:
     """Vertex '@version' and Bedrock ':version' / OpenRouter ':variant' tails."""
+    if s.startswith("ft:"):                                # OpenAI fine-tune of a base model
+        s = s[3:]
     if "@" in s:
         base, ver = s.split("@", 1)
         s = f"{base}-{ver}" if ver.isdigit() else base    # @20241022/@001 pin; @default floats
+    if ":" not in s:
+        return s
     s = _BEDROCK_VERSION.sub("", s)
-    return s.split(":", 1)[0]
+    head, _, tail = s.partition(":")
+    size = _SIZE_TAG.match(tail)
+    return f"{head}-{size.group(0)}" if size else head
 
 
 def _strip_dot_prefixes(s: str) -> tuple[str, list[str]]:
@@ -83,34 +88,56 @@ def normalize(identifier: str) -> str:
     s = _last_segment(identifier or "")
     s = _strip_version_tails(s)
     s, _ = _strip_dot_prefixes(s)
-    s = _DATE_DASHED.sub(r"\1\2\3", s)
-    s = _SEPARATORS.sub("-", s)
-    s = _V_BEFORE_DATE.sub("", s)
-    prev = None
-    while prev != s:
-        prev, s = s, _SUFFIX.sub("", s)
-    s = _DIGIT_DOT.sub("-", s)
+    if "-20" in s:
+        s = _DATE_DASHED.sub(_join_date, s)
+        if "-v" in s:
+            s = _V_BEFORE_DATE.sub("", s)
+    if " " in s or "_" in s:
+        s = _SEPARATORS.sub("-", s)
+    while s.endswith(_SUFFIX_TAILS):
+        s = _SUFFIX.sub("", s)
+    if "." in s:
+        s = _DIGIT_DOT.sub("-", s)
     return s.strip("-.")
 
 
-def date_pins(normalized: str) -> tuple[str, ...]:
-    """The 8-digit dates of a normalized string."""
-    return tuple(_DATE8.findall(normalized))
+def _join_date(m: re.Match) -> str:
+    return m.group(1) + m.group(2) + m.group(3)
+
+
+def pins(normalized: str) -> tuple[str, ...]:
+    """The snapshot pins (dates, YYMM/MMDD numbers, -001) of a normalized string."""
+    return tuple(_PIN_TOKEN.findall(normalized))
+
+
+def pin_at(normalized: str, pos: int) -> bool:
+    """Does a pin token ('-20241022', '-0613', ...) start at pos?"""
+    return _PIN_TOKEN.match(normalized, pos) is not None
 
 
 def loose_key(normalized: str) -> str:
-    """Looser form of a normalize() result: no dates, no floating words, no trailing -vN."""
-    s = _DATE8.sub("", normalized)
+    """Looser form of a normalize() result: no pins, no floating words, no trailing -vN."""
+    s = _PIN_TOKEN.sub("", normalized)
     s = _LOOSE_FLOATING.sub("", s)
-    s = _LOOSE_TRAILING_V.sub("", s)
-    s = _LOOSE_ZERO_MINOR.sub("", s)
+    if "-v" in s:
+        s = _LOOSE_TRAILING_V.sub("", s)
+    if s.endswith("-0"):
+        s = _LOOSE_ZERO_MINOR.sub("", s)
     s = _LETTER_DIGIT.sub("", s)
     return s.strip("-")
+
+
+def drop_revision(loose: str) -> str:
+    """A loose key without a trailing re-release tag ('claude-3-5-sonnet-v2' as Vertex AI
+    names it); for Vertex-style queries only, so 'titan-embed-text-v3' does not become v2."""
+    return _ANY_TRAILING_V.sub("", loose)
 
 
 def guess_source(q: str) -> str | None:
     """Which alias format q looks like: 'cloud-a', 'cloud-b', 'gateway', 'official' or None."""
     raw = (q or "").strip()
+    if raw.lower().startswith("ft:"):                    # fine-tune of an official model
+        raw = raw[3:]
     s = raw.lower()
     if not s or not re.search(r"[a-z0-9]", s):
         return None
@@ -135,7 +162,7 @@ def guess_source(q: str) -> str | None:
         if raw.rsplit("/", 1)[-1] != raw.rsplit("/", 1)[-1].lower():
             return "official"
         return "gateway"
-    if ":" in last:                       # 'model:free' style variant without an org
+    if re.fullmatch(r"[^:]+:[a-z][a-z-]*", last):   # 'model:free' variant without an org
         return "gateway"
     return "official"
 
@@ -146,7 +173,7 @@ def decoration(alias: str) -> tuple[str | None, bool, str | None]:
     region:  Bedrock cross-region prefix ('us', 'eu', 'apac', 'global', 'us-gov', ...), i.e.
              the first of two dotted prefixes ('us.anthropic.claude-...').
     pinned:  True when the alias names a dated/numbered snapshot (20241022, @20241022,
-             -2024-08-06, -0613, -2407, -09-2025, @001); False for floating ids
+             -2024-08-06, -0613, -2407, -09-2025, -001, @001); False for floating ids
              ('-latest', '@default', or no pin at all).
     variant: OpenRouter ':free' / ':beta' / ... suffix.
     """
@@ -155,11 +182,8 @@ def decoration(alias: str) -> tuple[str | None, bool, str | None]:
     m = re.search(r":([a-z][a-z0-9-]*)$", s)
     if m and "@" not in s:
         variant = m.group(1)
-    body = _strip_version_tails(s)
-    body, prefixes = _strip_dot_prefixes(body)
+    _, prefixes = _strip_dot_prefixes(_strip_version_tails(s))
     region = prefixes[0] if len(prefixes) >= 2 else None
-    body = _DATE_DASHED.sub(r"\1\2\3", body)
-    body = _SUFFIX.sub("", body)
-    floating = any(body.endswith("-" + w) for w in FLOATING_WORDS)
-    pinned = (not floating) and bool(_PIN.search(body))
-    return (region, pinned, variant)
+    n = normalize(s)
+    floating = any(n.endswith("-" + w) for w in FLOATING_WORDS)
+    return (region, (not floating) and bool(pins(n)), variant)

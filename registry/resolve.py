@@ -3,11 +3,13 @@
 Stages (spec GET /resolve; decisions §8, §9):
   1 exact       q equals a known alias (case-sensitive)                          1.0
   2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
-                equal (a dated q only matches aliases pinned to the same date)
+                equal (a pinned q only matches aliases with the same pins; a Vertex-style
+                q may also drop a trailing re-release tag: 'claude-3-5-sonnet-v2')
   3 substring   normalize(q) is a substring of a normalized alias or the         0.5
                 reverse, as whole '-' tokens (at least two, >= MIN_SUBSTRING chars)
                 and without cutting a version number ('gpt-5' is not in 'gpt-5-6')
-Tie-breaks inside a stage: the alias whose source == guess_source(q); (substring only)
+Tie-breaks inside a stage: the alias whose source == guess_source(q) (in stage 2 also an
+alias of that source of the same model that matches only loosely); (substring only)
 length closest to q; a model that is not sunset; newest release_date (None last); slug;
 then source, position, alias, so the answer is deterministic.
 
@@ -19,12 +21,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 try:
-    from .normalize import date_pins, decoration, guess_source, loose_key, normalize
+    from .normalize import (decoration, drop_revision, guess_source, loose_key, normalize,
+                            pin_at, pins)
 except ImportError:  # loaded by file path, outside the package
-    from normalize import date_pins, decoration, guess_source, loose_key, normalize  # type: ignore
+    from normalize import (decoration, drop_revision, guess_source, loose_key,  # type: ignore
+                           normalize, pin_at, pins)
 
 __all__ = ["AliasRow", "Match", "AliasIndex", "normalize", "guess_source", "decoration",
            "pick_upgrade_alias", "CONFIDENCE", "MIN_SUBSTRING"]
@@ -51,6 +56,7 @@ class Match:
     confidence: float
 
 
+@lru_cache(maxsize=65536)
 def _date_rank(d: str | None) -> tuple[int, int]:
     """Sort key putting the newest date first and None last ('2025-04' counts as 2025-04-00)."""
     if not d:
@@ -78,9 +84,10 @@ class AliasIndex:
             self.norm.setdefault(n, []).append(entry)
             lk = loose_key(n)
             if lk:
-                self.loose.setdefault(lk, []).append((entry[0], r, date_pins(n)))
+                self.loose.setdefault(lk, []).append((entry[0], r, pins(n)))
         # substring structure: distinct normalized keys sorted by length, 4-gram postings
         self.keys = sorted(self.norm, key=lambda k: (len(k), k))
+        self.max_len = len(self.keys[-1]) if self.keys else 0
         postings: dict[str, list[int]] = {}
         for i, k in enumerate(self.keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
@@ -101,15 +108,24 @@ class AliasIndex:
         n = normalize(q)
         if not n:
             return None
+        lk = loose_key(n)
+        want = set(pins(n))
+        loose = [(k, r) for k, r, p in self.loose.get(lk, ()) if want <= set(p)]
+        if not loose and guess == "cloud-b" and drop_revision(lk) != lk:
+            loose = [(k, r) for k, r, p in self.loose.get(drop_revision(lk), ())
+                     if want <= set(p)]
         entries = self.norm.get(n)
         if entries:
-            return Match(_best(entries, guess), "normalized", CONFIDENCE["normalized"])
-        lk = loose_key(n)
-        if lk and lk in self.loose:
-            pins = date_pins(n)
-            cands = [(k, r) for k, r, p in self.loose[lk] if not pins or set(pins) <= set(p)]
-            if cands:
-                return Match(_best(cands, guess), "normalized", CONFIDENCE["normalized"])
+            row = _best(entries, guess)
+            # keep the query's format: an alias of the guessed source *of the same model*
+            # that matches loosely ('vertex_ai/claude-3-7-sonnet' -> 'claude-3-7-sonnet@...')
+            if row.source != guess:
+                same = [e for e in loose if e[1].model_slug == row.model_slug
+                        and e[1].source == guess]
+                row = _best(same, guess) if same else row
+            return Match(row, "normalized", CONFIDENCE["normalized"])
+        if loose:
+            return Match(_best(loose, guess), "normalized", CONFIDENCE["normalized"])
         row = self._substring(n, guess)
         return Match(row, "substring", CONFIDENCE["substring"]) if row else None
 
@@ -133,9 +149,10 @@ class AliasIndex:
         # reverse: a normalized alias inside q, as whole tokens; longest first
         bounds = [0] + [i + 1 for i, c in enumerate(n) if c == "-"]
         ends = [i for i, c in enumerate(n) if c == "-"] + [L]
-        spans = sorted(((b, e) for b in bounds for e in ends if e - b >= MIN_SUBSTRING
-                        and e - b < L), key=lambda t: (t[0] - t[1], t[0]))
-        for b, e in spans:
+        top = min(L - 1, self.max_len)
+        spans = sorted((b - e, b, e) for b in bounds for e in ends
+                       if MIN_SUBSTRING <= e - b <= top)
+        for _, b, e in spans:
             diff = L - (e - b)
             if stop_diff is not None and diff > stop_diff:
                 break
@@ -165,17 +182,14 @@ class AliasIndex:
         return best[1] if best else None
 
 
-_NUM_TOKEN = re.compile(r"\d")
-_DATE_TOKEN = re.compile(r"20\d{6}$")
-
-
 def _valid_at(longer: str, shorter: str, i: int) -> bool:
     """Is shorter, found in longer at i, a whole-token match that does not cut a version?
 
     Whole tokens: the match starts and ends at '-' boundaries. It must hold at least two
     tokens (so 'claude' or 'embed' alone match nothing). A version is cut when the match
     ends in a digit and longer goes on with a numeric token ('gpt-5' in 'gpt-5-6-luna',
-    'grok-4' in 'grok-4-20'), a date pin excepted ('gpt-5' in 'gpt-5-20250807'); or when
+    'grok-4' in 'grok-4-20'), a snapshot pin excepted ('gpt-5' in 'gpt-5-20250807',
+    'gpt-4' in 'gpt-4-0613'); or when
     it starts with a digit right after a numeric token.
     """
     j = i + len(shorter)
@@ -184,8 +198,7 @@ def _valid_at(longer: str, shorter: str, i: int) -> bool:
     if "-" not in shorter:
         return False
     if j < len(longer) and shorter[-1].isdigit():
-        nxt = longer[j + 1:].split("-", 1)[0]
-        if nxt[:1].isdigit() and not _DATE_TOKEN.match(nxt):
+        if longer[j + 1:j + 2].isdigit() and not pin_at(longer, j):
             return False
     if i and shorter[0].isdigit() and longer[i - 2:i - 1].isdigit():
         return False

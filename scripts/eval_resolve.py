@@ -96,11 +96,50 @@ def collisions(resolve, truth: list[dict]) -> tuple[dict, dict]:
     return pick(strict), pick(loose)
 
 
+REGIONS = ("us", "eu", "apac", "global", "jp", "au", "us-gov", "ca")
+LITELLM_REGIONS = ("us-east-1", "us-west-2", "eu-central-1", "ap-northeast-1", "us-gov-west-1")
+VARIANTS = ("free", "beta", "thinking", "extended", "nitro", "online", "floor", "exacto")
+DIRECT = {"google": "gemini", "mistral": "mistral", "xai": "xai", "qwen": "dashscope",
+          "meta": "meta_llama", "anthropic": "anthropic", "openai": "openai",
+          "cohere": "cohere", "deepseek": "deepseek", "amazon": "amazon"}
+
+
+def decorated(truth: list[dict]):
+    """Decorations of every truth alias (other regions, prefixes, suffixes than the dev set):
+    (q, canonical) pairs that should resolve to the alias's model at confidence 0.8."""
+    for m in truth:
+        for a in m["aliases"]:
+            al, src = a["alias"], a["source"]
+            if src == "cloud-a":
+                for r in REGIONS:
+                    yield f"{r}.{al}", m["canonical"]
+                for r in LITELLM_REGIONS:
+                    yield f"bedrock/{r}/{al}", m["canonical"]
+                yield f"bedrock/{al}", m["canonical"]
+                yield f"bedrock/converse/{al}", m["canonical"]
+            elif src == "cloud-b":
+                yield f"vertex_ai/{al}", m["canonical"]
+                yield f"publishers/x/models/{al}".replace("/x/", "/" + m["provider"] + "/"), \
+                    m["canonical"]
+            elif src == "gateway":
+                yield f"openrouter/{al}", m["canonical"]
+                for v in VARIANTS:
+                    yield f"{al}:{v}", m["canonical"]
+                yield f"openrouter/{al}:free", m["canonical"]
+            else:
+                yield f"{DIRECT.get(m['provider'], m['provider'])}/{al}", m["canonical"]
+                if al != al.lower():
+                    yield al.lower(), m["canonical"]
+                yield f"models/{al}", m["canonical"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--collisions", action="store_true", help="list key collisions")
     ap.add_argument("--sources", action="store_true", help="list guess_source mismatches")
     ap.add_argument("--verbose", action="store_true", help="print every case")
+    ap.add_argument("--decorations", action="store_true",
+                    help="also resolve synthetic decorations of every truth alias")
     args = ap.parse_args()
     resolve = load_resolve()
     res = evaluate(resolve)
@@ -122,6 +161,17 @@ def main() -> int:
             g = resolve.guess_source(case["q"])
             if g != case["source"]:
                 print(f"  source: {case['q']!r} guessed {g}, case says {case['source']}")
+    if args.decorations:
+        cases = [(q, c) for q, c in decorated(res["truth"]) if q not in res["index"].exact]
+        bad = []
+        for q, c in cases:
+            m = res["index"].match(q)
+            if not m or m.row.model_slug != c or m.confidence != 0.8:
+                bad.append((q, c, m and m.row.model_slug, m and m.confidence))
+        print(f"synthetic decorations: {len(cases)}, right model at 0.8: "
+              f"{1 - len(bad) / len(cases):.1%}")
+        for b in bad:
+            print("  decoration miss: %r want %s got %s (%s)" % b)
     if args.collisions:
         strict, loose = collisions(resolve, res["truth"])
         print(f"strict normalized keys shared by different models: {len(strict)}")
