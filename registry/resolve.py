@@ -218,8 +218,11 @@ def _best(entries: list[tuple], guess: str | None) -> AliasRow:
     return min(entries, key=lambda e: (e[1].source != guess,) + e[0])[1]
 
 
-def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow]) -> AliasRow | None:
+def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query: str | None = None) -> AliasRow | None:
     """The upgrade model's alias in the matched alias's format (decisions §9).
+
+    query: the string the caller sent; its own region prefix or gateway variant (which
+    normalization may have stripped to match) is kept in preference to the matched alias's.
 
     Only aliases of the same source qualify (None when there is none). Among them: the one
     with the same decoration (region prefix, date-pinned vs floating, gateway variant);
@@ -230,6 +233,9 @@ def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow]) -> Al
     if not same:
         return None
     want = decoration(matched.alias)
+    if query is not None:
+        asked = decoration(query)
+        want = (asked[0] or want[0], want[1], asked[2] or want[2])
 
     def key(a: AliasRow) -> tuple:
         d = decoration(a.alias)

@@ -24,7 +24,7 @@ def resolve():
                                position=a["position"], release_date=upgrade["release_date"],
                                status=upgrade["status"])
                       for a in queries.model_aliases(db, upgrade["id"])]
-        chosen = pick_upgrade_alias(match.row, candidates)
+        chosen = pick_upgrade_alias(match.row, candidates, query=q)
         upgrade_alias = {"alias": chosen.alias, "source": chosen.source} if chosen else None
     return jsonify({
         "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"],

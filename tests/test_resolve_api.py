@@ -1,0 +1,88 @@
+import pytest
+
+from conftest import assert_error
+from registry.db import transaction
+
+SONNET_45 = "claude-sonnet-4-5-20250929"
+
+# q -> (matched slug, matched alias, source, confidence, upgrade slug, upgrade_alias or None)
+CASES = [
+    ("claude-3-5-sonnet-20241022", "claude-3-5-sonnet-20241022", "claude-3-5-sonnet-20241022", "official", 1.0,
+     SONNET_45, "claude-sonnet-4-5-20250929"),
+    ("claude-3-5-sonnet-latest", "claude-3-5-sonnet-20241022", "claude-3-5-sonnet-latest", "official", 1.0,
+     SONNET_45, "claude-sonnet-4-5"),                                     # floating in, floating out
+    ("us.anthropic.claude-3-5-sonnet-20241022-v2:0", "claude-3-5-sonnet-20241022",
+     "us.anthropic.claude-3-5-sonnet-20241022-v2:0", "cloud-a", 1.0,
+     SONNET_45, "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),         # region kept
+    ("eu.anthropic.claude-3-sonnet-20240229-v1:0", "claude-3-sonnet-20240229",
+     "anthropic.claude-3-sonnet-20240229-v1:0", "cloud-a", 0.8,
+     SONNET_45, "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"),         # the caller's region kept
+    ("bedrock/anthropic.claude-3-sonnet-20240229-v1:0", "claude-3-sonnet-20240229",
+     "anthropic.claude-3-sonnet-20240229-v1:0", "cloud-a", 0.8, SONNET_45, "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("claude-3-5-sonnet-v2@20241022", "claude-3-5-sonnet-20241022", "claude-3-5-sonnet-v2@20241022", "cloud-b", 1.0,
+     SONNET_45, None),                                                    # upgrade has no Vertex id: null
+    ("anthropic/claude-3.5-sonnet", "claude-3-5-sonnet-20241022", "anthropic/claude-3.5-sonnet", "gateway", 1.0,
+     SONNET_45, "anthropic/claude-sonnet-4.5"),
+    ("openrouter/anthropic/claude-3-sonnet:beta", "claude-3-sonnet-20240229", "anthropic/claude-3-sonnet",
+     "gateway", 0.8, SONNET_45, "anthropic/claude-sonnet-4.5"),
+    ("CLAUDE-3-HAIKU-20240307", "claude-3-haiku-20240307", "claude-3-haiku-20240307", "official", 0.8, None, None),
+    ("bedrock/meta.llama3-1-70b-instruct-v1:0", "llama-3.1-70b-instruct", "meta.llama3-1-70b-instruct-v1:0",
+     "cloud-a", 0.8, "llama-3.1-8b-instruct", "meta.llama3-1-8b-instruct-v1:0"),
+    ("llama3-1-8b", "llama-3.1-8b-instruct", "meta.llama3-1-8b-instruct-v1:0", "cloud-a", 0.5, None, None),
+    ("claude-sonnet-4-5", SONNET_45, "claude-sonnet-4-5", "official", 1.0, None, None),
+]
+
+
+@pytest.mark.parametrize("q,slug,alias,source,confidence,upgrade,upgrade_alias", CASES)
+def test_resolve(client, q, slug, alias, source, confidence, upgrade, upgrade_alias):
+    body = client.get("/api/v1/resolve", query_string={"q": q}).get_json()
+    assert body["matched_model"]["slug"] == slug
+    assert body["matched_alias"] == {"alias": alias, "source": source}
+    assert body["confidence"] == confidence
+    assert (body["upgrade"] or {}).get("slug") == upgrade
+    assert body["is_latest"] is (body["matched_model"]["status"] == "latest")
+    if upgrade_alias is None:
+        assert body["upgrade_alias"] is None
+    else:
+        assert body["upgrade_alias"] == {"alias": upgrade_alias, "source": source}
+
+
+def test_resolve_shape(client):
+    body = client.get("/api/v1/resolve?q=claude-3-5-sonnet-20241022").get_json()
+    assert list(body) == ["matched_model", "matched_alias", "confidence", "is_latest", "upgrade", "upgrade_alias"]
+    assert body["matched_model"] == {"slug": "claude-3-5-sonnet-20241022",
+                                     "display_name": "Claude 3.5 Sonnet (2024-10-22)", "status": "deprecated",
+                                     "family": "claude-sonnet"}
+    assert set(body["upgrade"]) == {"slug", "display_name", "status"}
+
+
+def test_latest_model_has_no_upgrade(client):
+    body = client.get("/api/v1/resolve?q=claude-sonnet-4-5-20250929").get_json()
+    assert (body["is_latest"], body["upgrade"], body["upgrade_alias"]) == (True, None, None)
+
+
+def test_index_follows_curation_changes(client, rw):
+    assert client.get("/api/v1/resolve?q=claude-next").status_code == 404
+    with transaction(rw):
+        rw.execute("INSERT INTO aliases (alias, model_id, source, position, normalized)"
+                   " SELECT 'claude-next', id, 'official', 5, 'x' FROM models WHERE slug = ?", (SONNET_45,))
+        rw.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+    assert client.get("/api/v1/resolve?q=claude-next").get_json()["matched_model"]["slug"] == SONNET_45
+
+
+@pytest.mark.parametrize("q", ["xyz-unknown-model", "zz"])
+def test_no_match_is_404(client, q):
+    assert_error(client.get("/api/v1/resolve", query_string={"q": q}), 404, "not_found", q)
+
+
+@pytest.mark.parametrize("query,message", [
+    ("", "'q' is required"),
+    ("?q=", "'q' is required"),
+    ("?q=%20%20", "'q' is required"),
+    ("?q=" + "a" * 201, "at most 200"),
+    ("?q=abc%00def", "control characters"),
+    ("?q=abc%0Adef", "control characters"),
+    ("?q=a&q=b", "only once"),
+])
+def test_bad_q_is_400(client, query, message):
+    assert_error(client.get("/api/v1/resolve" + query), 400, "bad_request", message)
