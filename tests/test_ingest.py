@@ -158,3 +158,14 @@ def test_cli_rejects_unknown_source(runner):
     result = runner.invoke(args=["ingest", "--source", "vendor-z-api"])
     assert result.exit_code == 2
     assert "vendor-z-api" in result.output
+
+
+def test_report_lists_what_curators_should_look_at(app, runner, three_sources):
+    run(app, "vendor-b-api")
+    result = runner.invoke(args=["curate", "--report"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Models without a release date (1):\n  llama-3.1-405b-instruct" in out
+    assert "anthropic-uncategorized: claude-fable-1" in out
+    assert ("claude-sonnet-4-5-20250929.display_name: curation 'Claude Sonnet 4.5', "
+            "vendor-b-api 'Claude Sonnet 4.5 (vendor)'") in out
