@@ -1,0 +1,81 @@
+"""deprecation-feed: deprecations.info GET /v1/deprecations.json (both record generations, provider rows only)."""
+from ..http import get_json
+from ..records import Page, Record, SourceError
+from . import _util as u
+
+SOURCE = "deprecation-feed"
+PROVIDER = None
+KEY_ENV = None
+KEY_REQUIRED = False
+BASE_URL = "https://deprecations.info"
+PATH = "/v1/deprecations.json"
+
+# Feed display names of model makers. Platforms (AWS Bedrock, Google Vertex, Azure, Groq) are left
+# out on purpose: their rows describe a host's schedule, not the model's own lifecycle.
+PROVIDERS = {
+    "openai": "openai", "anthropic": "anthropic", "google": "google", "google gemini": "google",
+    "cohere": "cohere", "xai": "xai", "mistral": "mistral", "mistral ai": "mistral",
+}
+
+
+def fetch(session, base_url: str, key: str | None) -> list[Page]:
+    """GET the whole feed: one raw JSON array, no auth, no pagination."""
+    body, _ = get_json(session, base_url.rstrip("/") + PATH)
+    return [Page(body)]
+
+
+def parse(pages: list[Page]) -> list[Record]:
+    """One Record per (provider, model): deprecation date, sunset date and successor."""
+    merged: dict[tuple[str, str], tuple[str, dict]] = {}
+    for p, page in enumerate(pages, 1):
+        for i, raw in enumerate(u.body_list(page.body, None, f"{SOURCE} page {p}"), 1):
+            ctx = u.where(SOURCE, i)
+            row = u.item_dict(raw, ctx)
+            feed_provider = u.req_str(row, "provider", ctx)
+            # Records before December 2025 name the model `model_name`, not `model_id`.
+            model_id = u.opt_str(row, "model_id", ctx) or u.opt_str(row, "model_name", ctx)
+            if not model_id:
+                raise SourceError(f"{ctx}: record has neither 'model_id' nor 'model_name'")
+            ctx = u.where(SOURCE, i, model_id)
+            provider = PROVIDERS.get(feed_provider.lower())
+            if provider is None:
+                continue
+            seen = u.opt_str(row, "last_observed", ctx) or u.opt_str(row, "scraped_at", ctx) or ""
+            key = (provider, model_id)
+            fields, (prev_seen, prev) = _fields(row, ctx), merged.get(key, ("", {}))
+            # Duplicate rows: the most recently observed one wins, the older fills its gaps.
+            if seen >= prev_seen:
+                merged[key] = (seen, {**prev, **fields})
+            else:
+                merged[key] = (prev_seen, {**fields, **prev})
+    return [Record(model_id, provider, fields) for (provider, model_id), (_, fields) in sorted(merged.items())]
+
+
+def _fields(row: dict, ctx: str) -> dict:
+    """The facts of one feed row; empty strings and nulls mean unknown."""
+    fields = {}
+    # The provider's published date when the record has one (new generation), else the date the
+    # feed first saw the notice (announcement_date; the only date of old-generation records).
+    deprecation = u.day(row.get("deprecation_date"), ctx, "deprecation_date") \
+        or u.day(row.get("announcement_date"), ctx, "announcement_date")
+    if deprecation:
+        fields["deprecation_date"] = deprecation
+    shutdown = u.day(row.get("shutdown_date"), ctx, "shutdown_date")
+    if shutdown:
+        fields["sunset_date"] = shutdown
+    replacements = _replacements(row, ctx)
+    if replacements:
+        fields["successor"] = replacements[0]   # the feed lists the recommended one first
+        fields["replacement_models"] = replacements
+    url = u.opt_str(row, "url", ctx)
+    if url:
+        fields["deprecation_url"] = url
+    return fields
+
+
+def _replacements(row: dict, ctx: str) -> list[str]:
+    """replacement_models (list or null; new generation) or replacement_model (one string; old)."""
+    if row.get("replacement_models") is not None:
+        return u.opt_list(row, "replacement_models", ctx)
+    single = u.opt_str(row, "replacement_model", ctx)
+    return [single] if single else []

@@ -1,0 +1,71 @@
+"""vendor-c-api: Google Gemini GET /v1beta/models (page tokens; names, versions, token limits)."""
+from ..http import get_json
+from ..records import Page, Record, SourceError
+from . import _util as u
+
+SOURCE = "vendor-c-api"
+PROVIDER = "google"
+KEY_ENV = "GEMINI_API_KEY"
+KEY_REQUIRED = True
+BASE_URL = "https://generativelanguage.googleapis.com"
+PATH = "/v1beta/models"
+PAGE_SIZE = 1000   # the documented maximum
+
+
+def fetch(session, base_url: str, key: str | None) -> list[Page]:
+    """GET every page: pageToken=<nextPageToken> until the token is absent."""
+    url = base_url.rstrip("/") + PATH
+    # The header rather than ?key=: keys in URLs end up in proxy logs and error messages.
+    headers = {"x-goog-api-key": u.need_key(key, KEY_ENV, SOURCE)}
+
+    def get_page(cursor):
+        params = {"pageSize": PAGE_SIZE}
+        if cursor:
+            params["pageToken"] = cursor
+        body, _ = get_json(session, url, params=params, headers=headers)
+        return Page(body), _next_token(body)
+
+    return u.follow(get_page, SOURCE)
+
+
+def _next_token(body) -> str | None:
+    """nextPageToken, absent or empty on the last page."""
+    if not isinstance(body, dict):
+        raise SourceError(f"{SOURCE}: expected a JSON object, got {type(body).__name__}")
+    return u.opt_str(body, "nextPageToken", SOURCE)
+
+
+def parse(pages: list[Page]) -> list[Record]:
+    """One Record per model; the id is `name` without its 'models/' prefix."""
+    records = {}
+    for p, page in enumerate(pages, 1):
+        for i, raw in enumerate(u.body_list(page.body, "models", f"{SOURCE} page {p}"), 1):
+            ctx = u.where(SOURCE, i)
+            item = u.item_dict(raw, ctx)
+            model_id = u.req_str(item, "name", ctx).removeprefix("models/")
+            ctx = u.where(SOURCE, i, model_id)
+            if not model_id:
+                raise SourceError(f"{ctx}: empty model name")
+            records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
+    return list(records.values())
+
+
+def _fields(item: dict, ctx: str) -> dict:
+    """The facts of one model item."""
+    fields = {}
+    for key, target in (("displayName", "display_name"), ("version", "version"),
+                        ("description", "description"), ("baseModelId", "base_model_id")):
+        value = u.opt_str(item, key, ctx)
+        if value:
+            fields[target] = value
+    for key, target in (("inputTokenLimit", "input_context_window"), ("outputTokenLimit", "output_context_window")):
+        value = u.opt_int(item, key, ctx)
+        if value:
+            fields[target] = value
+    methods = u.opt_list(item, "supportedGenerationMethods", ctx)
+    if methods:
+        fields["supported_generation_methods"] = methods
+    thinking = u.opt_bool(item, "thinking", ctx)
+    if thinking is not None:
+        fields["thinking"] = thinking
+    return fields

@@ -1,0 +1,89 @@
+"""vendor-d-api: Mistral GET /v1/models (one page; deprecation, replacement, aliases, context length)."""
+import re
+
+from ..http import get_json
+from ..records import Page, Record, SourceError
+from . import _util as u
+
+SOURCE = "vendor-d-api"
+PROVIDER = "mistral"
+KEY_ENV = "MISTRAL_API_KEY"
+KEY_REQUIRED = True
+BASE_URL = "https://api.mistral.ai"
+PATH = "/v1/models"
+_DATED = re.compile(r"-\d{4}$")   # mistral-small-2603: a pinned release, the canonical card
+
+
+def fetch(session, base_url: str, key: str | None) -> list[Page]:
+    """GET the model list (not paginated)."""
+    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
+    body, _ = get_json(session, base_url.rstrip("/") + PATH, headers=headers)
+    return [Page(body)]
+
+
+def parse(pages: list[Page]) -> list[Record]:
+    """One Record per model: alias cards folded into their canonical card, fine-tunes skipped."""
+    groups: dict[str, list[tuple[dict, str, str]]] = {}
+    for p, page in enumerate(pages, 1):
+        for i, raw in enumerate(u.body_list(page.body, "data", f"{SOURCE} page {p}"), 1):
+            ctx = u.where(SOURCE, i)
+            item = u.item_dict(raw, ctx)
+            model_id = u.req_str(item, "id", ctx)
+            ctx = u.where(SOURCE, i, model_id)
+            # Fine-tuned cards are one account's private models, not public releases.
+            if item.get("type") == "fine-tuned" or model_id.startswith("ft:"):
+                continue
+            # Every alias is listed as its own card: cards of one model share billing_model_name / name.
+            key = u.opt_str(item, "billing_model_name", ctx) or u.opt_str(item, "name", ctx) or model_id
+            groups.setdefault(key, []).append((item, model_id, ctx))
+    chosen = {key: _canonical(key, cards) for key, cards in groups.items()}
+    to_canonical = {}
+    for key, cards in groups.items():
+        for item, model_id, ctx in cards:
+            for name in [model_id, *u.opt_list(item, "aliases", ctx)]:
+                to_canonical.setdefault(name, chosen[key][1])
+    return [_record(chosen[key], groups[key], to_canonical) for key in sorted(groups)]
+
+
+def _canonical(key: str, cards: list) -> tuple:
+    """The card named like the group, else a dated one, else any not floating (-latest), by id."""
+    def rank(card):
+        model_id = card[1]
+        return (model_id != key, not _DATED.search(model_id), "latest" in model_id, model_id)
+    return min(cards, key=rank)
+
+
+def _record(card: tuple, cards: list, to_canonical: dict) -> Record:
+    """The Record of the canonical card; the other cards' ids and every listed alias become aliases."""
+    item, model_id, ctx = card
+    fields = {}
+    name = u.opt_str(item, "name", ctx)
+    # `name` is usually just an id; only a real human label (with a space) is a display name.
+    if name and " " in name:
+        fields["display_name"] = name
+    context = u.opt_int(item, "max_context_length", ctx)
+    if context:
+        fields["input_context_window"] = context
+    deprecation = u.day(item.get("deprecation"), ctx, "deprecation")
+    if deprecation:
+        fields["deprecation_date"] = deprecation
+    replacement = u.opt_str(item, "deprecation_replacement_model", ctx)
+    if replacement:
+        # A floating replacement (codestral-latest) names the card it is an alias of.
+        fields["successor"] = to_canonical.get(replacement, replacement)
+    for key in ("description", "owned_by"):
+        value = u.opt_str(item, key, ctx)
+        if value:
+            fields[key] = value
+    capabilities = item.get("capabilities")
+    if capabilities is not None:
+        if not isinstance(capabilities, dict):
+            raise SourceError(f"{ctx}: 'capabilities' should be an object")
+        fields["capabilities"] = capabilities
+    # `created` is the request time on every card: never a release date, not even metadata.
+    aliases = [model_id]
+    for other, other_id, other_ctx in cards:
+        for alias in [other_id, *u.opt_list(other, "aliases", other_ctx)]:
+            if alias not in aliases:
+                aliases.append(alias)
+    return Record(model_id, PROVIDER, fields, [(a, "official") for a in aliases])

@@ -1,0 +1,48 @@
+"""vendor-f-api: xAI GET /v1/language-models (one page; ids, aliases, version, modalities)."""
+from ..http import get_json
+from ..records import Page, Record
+from . import _util as u
+
+SOURCE = "vendor-f-api"
+PROVIDER = "xai"
+KEY_ENV = "XAI_API_KEY"
+KEY_REQUIRED = True
+BASE_URL = "https://api.x.ai"
+PATH = "/v1/language-models"
+
+
+def fetch(session, base_url: str, key: str | None) -> list[Page]:
+    """GET the language-model list (not paginated); /v1/models lacks the aliases, so this endpoint."""
+    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
+    body, _ = get_json(session, base_url.rstrip("/") + PATH, headers=headers)
+    return [Page(body)]
+
+
+def parse(pages: list[Page]) -> list[Record]:
+    """One Record per model, its aliases official; `created` goes to metadata only."""
+    records = {}
+    for p, page in enumerate(pages, 1):
+        for i, raw in enumerate(u.body_list(page.body, "models", f"{SOURCE} page {p}"), 1):
+            ctx = u.where(SOURCE, i)
+            item = u.item_dict(raw, ctx)
+            model_id = u.req_str(item, "id", ctx)
+            ctx = u.where(SOURCE, i, model_id)
+            fields = {}
+            version = u.opt_str(item, "version", ctx)
+            if version:
+                fields["version"] = version
+            created = u.epoch_iso(item.get("created"), ctx, "created")
+            if created:
+                fields["created"] = created
+            # fingerprint is left out: it changes with every backend build and would churn metadata.
+            owned_by = u.opt_str(item, "owned_by", ctx)
+            if owned_by:
+                fields["owned_by"] = owned_by
+            for key in ("input_modalities", "output_modalities"):
+                value = u.opt_list(item, key, ctx)
+                if value:
+                    fields[key] = value
+            aliases = [(model_id, "official")]
+            aliases += [(a, "official") for a in u.opt_list(item, "aliases", ctx) if a != model_id]
+            records[model_id] = Record(model_id, PROVIDER, fields, aliases)
+    return list(records.values())
