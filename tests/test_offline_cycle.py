@@ -1,0 +1,78 @@
+"""The whole pipeline with no network: shipped curation, then every source from seeds/."""
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import build_db
+from registry import create_app
+from registry.db import close_thread_connections, connect_rw
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cycle(tmp_path_factory):
+    import os
+    os.environ["REGISTRY_TODAY"] = "2026-11-21"
+    db = tmp_path_factory.mktemp("offline") / "registry.db"
+    build_db(db, ROOT / "curation")
+    app = create_app({"TESTING": True, "DATABASE": str(db), "SEEDS_DIR": str(ROOT / "seeds"),
+                      "CURATION_DIR": str(ROOT / "curation")})
+    first = app.test_cli_runner().invoke(args=["ingest", "--offline"])
+    second = app.test_cli_runner().invoke(args=["ingest", "--offline"])
+    yield app, connect_rw(str(db)), first, second
+    close_thread_connections()
+
+
+def runs(conn, nth_cycle):
+    rows = conn.execute("SELECT source, status, models_added, models_updated, error_message FROM ingestion_runs"
+                        " WHERE source != 'curation' ORDER BY id").fetchall()
+    return {r[0]: tuple(r[1:]) for r in rows[8 * (nth_cycle - 1): 8 * nth_cycle]}
+
+
+def test_every_source_completes_offline(cycle):
+    _, conn, first, _ = cycle
+    assert first.exit_code == 0, first.output
+    first_runs = runs(conn, 1)
+    assert len(first_runs) == 8
+    assert all(r[0] == "completed" for r in first_runs.values()), first_runs
+    assert sum(r[1] for r in first_runs.values()) > 0       # the seeds carry models curation lacks
+
+
+def test_second_cycle_changes_nothing(cycle):
+    _, conn, _, second = cycle
+    assert second.exit_code == 0, second.output
+    assert all(r[:3] == ("completed", 0, 0) for r in runs(conn, 2).values()), runs(conn, 2)
+
+
+@pytest.mark.parametrize("slug,field,expected", [
+    ("claude-3-opus-20240229", "sunset_date", "2026-01-05"),    # curated dates stand
+    ("claude-3-opus-20240229", "status", "sunset"),
+    ("gpt-4o", "status", "active"),
+])
+def test_facts_land_where_they_belong(cycle, slug, field, expected):
+    app, _, _, _ = cycle
+    body = app.test_client().get(f"/api/v1/models/{slug}").get_json()
+    assert body[field] == expected
+
+
+def test_platform_rows_do_not_touch_a_models_own_lifecycle(cycle):
+    # The feed has an AWS Bedrock row for claude-3-5-sonnet-20240620 with its own shutdown date.
+    _, conn, _, _ = cycle
+    facts = conn.execute("SELECT field, value FROM facts WHERE source = 'deprecation-feed'"
+                         " AND model_slug = 'claude-3-5-sonnet-20240620'").fetchall()
+    assert ("sunset_date", json.dumps("2026-03-01")) not in [tuple(f) for f in facts]
+
+
+def test_new_models_are_resolvable_and_placed(cycle):
+    app, conn, _, _ = cycle
+    new = conn.execute("SELECT m.slug, f.slug FROM models m JOIN families f ON f.id = m.family_id"
+                       " WHERE m.slug NOT IN (SELECT model_slug FROM facts WHERE source = 'curation')").fetchall()
+    assert new
+    client = app.test_client()
+    for slug, _family in new:
+        alias = conn.execute("SELECT alias FROM aliases a JOIN models m ON m.id = a.model_id WHERE m.slug = ?"
+                             " ORDER BY a.source, a.position LIMIT 1", (slug,)).fetchone()
+        assert alias, slug
+        assert client.get("/api/v1/resolve", query_string={"q": alias[0]}).get_json()["matched_model"]["slug"] == slug
