@@ -106,7 +106,10 @@ CREATE TABLE IF NOT EXISTS registry_state (
 INSERT OR IGNORE INTO registry_state (key, value) VALUES ('generation', 0);
 
 -- Search: one document per model (names, slug, aliases, family, squashed forms),
--- external content kept in step by triggers (sqlite-utils style).
+-- external content kept in step by triggers (sqlite-utils style). The default unicode61
+-- tokenizer splits "gpt-4.1" into gpt 4 1; a quoted query word becomes the same phrase.
+-- Prefix indexes (one to eight characters) keep the while-typing last word fast: without
+-- them a prefix such as "claude" is merged from every squashed name that starts with it.
 CREATE TABLE IF NOT EXISTS search_docs (
     model_id      INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
     display_name  TEXT NOT NULL,
@@ -118,7 +121,7 @@ CREATE TABLE IF NOT EXISTS search_docs (
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     display_name, slug, aliases, family, squashed,
     content='search_docs', content_rowid='model_id',
-    tokenize="unicode61 tokenchars '.'", prefix='2 3 4'
+    tokenize='unicode61', prefix='1 2 3 4 5 6 7 8'
 );
 CREATE TRIGGER IF NOT EXISTS search_docs_ai AFTER INSERT ON search_docs BEGIN
     INSERT INTO search_fts(rowid, display_name, slug, aliases, family, squashed)

@@ -1,18 +1,49 @@
 """Keep the FTS5 search documents in step with the models (written in the same transaction)."""
 import re
+import unicodedata
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# Decorations a platform puts around a model name: a "Provider: " label on display names,
+# an "org/" path, "us." / "anthropic." dotted prefixes, "@version" and "-v1:0" / ":free" tails.
+_LABEL = re.compile(r"^[^:/]{1,40}:\s+")
+_DOTTED_PREFIX = re.compile(r"^(?:[a-z]{2,}(?:-[a-z]+)*\.)+(?=[a-z])", re.IGNORECASE)
+_AT_TAIL = re.compile(r"@.*$")
+_COLON_TAIL = re.compile(r"(?:-v?\d+)?:[^:]*$", re.IGNORECASE)
+ALIAS_SEPARATOR = "\n"
 
 
 def squash(text: str) -> str:
     """Lowercase text with every non-alphanumeric character removed: 'GPT-4o' -> 'gpt4o'."""
-    return _NON_ALNUM.sub("", text.lower())
+    return _NON_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+def name_variants(name: str) -> list:
+    """The name and its forms without platform decorations, longest first."""
+    variants = [name]
+    bare = _LABEL.sub("", name)
+    bare = bare.rsplit("/", 1)[-1]
+    bare = _DOTTED_PREFIX.sub("", bare)
+    bare = _AT_TAIL.sub("", bare)
+    variants.append(bare)
+    variants.append(_COLON_TAIL.sub("", bare))
+    return variants
+
+
+def squashed_names(names) -> list:
+    """Unique squashed forms of names and their undecorated variants, in first-seen order."""
+    out = {}
+    for name in names:
+        for variant in name_variants(name):
+            key = squash(variant)
+            if key:
+                out[key] = None
+    return list(out)
 
 
 def _document(row, aliases: list) -> tuple:
     names = [row["display_name"], row["slug"], *aliases]
-    squashed = " ".join(dict.fromkeys(squash(n) for n in names if squash(n)))
-    return (row["id"], row["display_name"], row["slug"], " ".join(aliases), row["family_name"], squashed)
+    return (row["id"], row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), row["family_name"],
+            " ".join(squashed_names(names)))
 
 
 def refresh(conn, model_ids=None) -> None:
@@ -37,8 +68,12 @@ def refresh(conn, model_ids=None) -> None:
         " JOIN families f ON f.id = m.family_id" + where, params).fetchall()
     docs = [_document(r, aliases.get(r["id"], [])) for r in rows]
     # Upsert, never INSERT OR REPLACE: a replace deletes without firing the FTS delete trigger.
+    # An unchanged document is not rewritten, so a re-run leaves the FTS index untouched.
     conn.executemany(
         "INSERT INTO search_docs (model_id, display_name, slug, aliases, family, squashed)"
         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(model_id) DO UPDATE SET display_name = excluded.display_name,"
         " slug = excluded.slug, aliases = excluded.aliases, family = excluded.family,"
-        " squashed = excluded.squashed", docs)
+        " squashed = excluded.squashed"
+        " WHERE (search_docs.display_name, search_docs.slug, search_docs.aliases, search_docs.family,"
+        " search_docs.squashed) IS NOT (excluded.display_name, excluded.slug, excluded.aliases,"
+        " excluded.family, excluded.squashed)", docs)

@@ -3,4 +3,4 @@ from flask import Blueprint
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
-from . import admin, catalog, models, resolve  # noqa: E402,F401  (routes register on bp)
+from . import admin, catalog, models, resolve, search  # noqa: E402,F401  (routes register on bp)
