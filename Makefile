@@ -4,9 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+DIST   ?= dist/registry.pyz
 export REGISTRY_DB ?= ./registry.db
 
-.PHONY: install run test lint bench clean db
+.PHONY: install run test lint bench clean db dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +32,7 @@ $(REGISTRY_DB): | install
 db: $(REGISTRY_DB)
 
 run: install db
-	$(BIN)/gunicorn --config gunicorn.conf.py --bind $(HOST):$(PORT) 'registry:create_app()'
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/registry serve
 
 test: install
 	$(BIN)/python -m pytest -q
@@ -39,6 +40,25 @@ test: install
 lint: install
 	$(BIN)/python -m compileall -q registry tests scripts
 	$(BIN)/python -m pyflakes registry tests scripts 2>/dev/null || $(BIN)/pip install --quiet pyflakes && $(BIN)/python -m pyflakes registry tests scripts
+
+$(BIN)/shiv: | $(BIN)/python
+	$(BIN)/pip install --quiet 'shiv>=1.0,<2'
+
+# One executable file (a shiv zipapp) holding the package, schema.sql and every dependency:
+# `./dist/registry.pyz serve | init-db | curate | ingest`. Its shebang names this python3.X,
+# since PyYAML and MarkupSafe ship compiled code; the host needs that python (and nothing else).
+# setuptools' build/ is removed first: a stale copy of a deleted module would ship otherwise.
+dist: $(BIN)/shiv
+	rm -rf build
+	mkdir -p $(dir $(DIST))
+	$(BIN)/shiv --console-script registry --output-file $(DIST).build --reproducible --compressed \
+	    --python "/usr/bin/env $$($(BIN)/python -c 'import sys; print("python%d.%d" % sys.version_info[:2])')" .
+	$(BIN)/python -c 'import sys, zipfile; \
+	    packed = zipfile.ZipFile(sys.argv[1]).read("site-packages/registry/schema.sql"); \
+	    sys.exit(0 if packed == open("schema.sql", "rb").read() else "schema.sql in the build differs")' $(DIST).build
+	mv $(DIST).build $(DIST)
+	rm -rf build
+	@ls -l $(DIST)
 
 clean:
 	rm -rf $(VENV) *.egg-info build dist

@@ -7,7 +7,7 @@ from flask.cli import FlaskGroup, with_appcontext
 
 from .curate import apply_curation
 from .curation import read_curation
-from .db import connect_rw, init_db
+from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .priority import AUTOMATED_SOURCES
 from .report import curation_report
@@ -21,7 +21,7 @@ def curate_command(check, show_report):
     """Validate the curation directory and apply it (tier 4: overrides every source)."""
     path = current_app.config["DATABASE"]
     if show_report:
-        init_db(path)
+        ensure_schema(path)
         conn = connect_rw(path)
         try:
             click.echo(curation_report(conn))
@@ -39,7 +39,7 @@ def curate_command(check, show_report):
         click.echo(f"{directory}: {len(cur.providers)} providers, {len(cur.families)} families, "
                    f"{len(cur.facts)} models, {len(cur.aliases)} aliases: valid.")
         return
-    init_db(path)
+    ensure_schema(path)
     conn = connect_rw(path)
     try:
         added, updated = apply_curation(conn, cur)
@@ -63,7 +63,7 @@ def ingest_command(source, offline, record):
     offline = offline or config["OFFLINE"]
     if record and offline:
         raise click.UsageError("--record saves live responses; it cannot be combined with --offline.")
-    init_db(config["DATABASE"])
+    ensure_schema(config["DATABASE"])
     chosen = [source] if source else list(AUTOMATED_SOURCES)
     chatty = sys.stdout.isatty()   # progress on a terminal, quiet under cron
     failed = 0
@@ -84,10 +84,27 @@ def ingest_command(source, offline, record):
         sys.exit(1)
 
 
+@click.command("serve")
+@with_appcontext
+def serve_command():
+    """Migrate the database if needed, then serve the API with gunicorn on $HOST:$PORT."""
+    path = current_app.config["DATABASE"]
+    ensure_schema(path)
+    conn = connect_ro(path)
+    try:
+        if not conn.execute("SELECT 1 FROM models LIMIT 1").fetchone():
+            click.echo(f"warning: {path} holds no models yet; run curate and ingest.", err=True)
+    finally:
+        conn.close()
+    from .server import serve   # gunicorn is imported only by the command that needs it
+    serve()
+
+
 def init_app(app) -> None:
     """Register the CLI commands on the app."""
     app.cli.add_command(curate_command)
     app.cli.add_command(ingest_command)
+    app.cli.add_command(serve_command)
 
 
 def main():

@@ -9,6 +9,8 @@ import click
 from flask.cli import with_appcontext
 from flask import current_app, g
 
+from . import migrations
+
 BUSY_TIMEOUT_MS = 10_000
 _readers = threading.local()
 
@@ -86,13 +88,21 @@ def transaction(conn: sqlite3.Connection):
     conn.execute("COMMIT")
 
 
-def init_db(path: str) -> None:
-    """Create every table that is missing; never drops or rewrites data."""
+def init_db(path: str) -> tuple:
+    """Create the latest schema in a new db or migrate an older one; return (old, new) version."""
     conn = connect_rw(path)
     try:
-        conn.executescript(schema_sql())
+        return migrations.migrate(conn, schema_sql())
     finally:
         conn.close()
+
+
+def ensure_schema(path: str) -> tuple:
+    """init_db for commands: a db that cannot be migrated is a clean CLI error, not a traceback."""
+    try:
+        return init_db(path)
+    except migrations.MigrationError as exc:
+        raise click.ClickException(f"{path}: {exc}") from exc
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:
@@ -109,10 +119,13 @@ def generation(conn: sqlite3.Connection) -> int:
 @click.command("init-db")
 @with_appcontext
 def init_db_command():
-    """Create the database schema if absent (idempotent, never drops data)."""
+    """Create the database schema, or migrate an older one forward (idempotent, never drops data)."""
     path = current_app.config["DATABASE"]
-    init_db(path)
-    click.echo(f"Initialized the database at {path}.")
+    old, new = ensure_schema(path)
+    if old and old != new:
+        click.echo(f"Migrated the database at {path} from schema version {old} to {new}.")
+    else:
+        click.echo(f"Initialized the database at {path} (schema version {new}).")
 
 
 def init_app(app) -> None:

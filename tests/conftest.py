@@ -83,3 +83,11 @@ def assert_error(response, status: int, code: str, contains: str = ""):
 
 
 os.environ.setdefault("REGISTRY_TODAY", TODAY)
+# Every app a test builds gets budgets high enough for loops over every alias, in-process counters
+# and no trusted proxy, whatever the shell says; tests of the limits themselves set their own.
+os.environ.update({"RATELIMIT_PUBLIC": "100000/minute", "RATELIMIT_ADMIN": "100000/minute",
+                   "RATELIMIT_STORAGE_URI": "memory://", "TRUSTED_PROXIES": "0"})
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: builds or starts real processes (make test runs it)")

@@ -1,0 +1,163 @@
+"""Schema versions: `PRAGMA user_version` records a db file's schema; numbered steps bring it forward.
+
+Version 1 is the first released schema (tests/data/schema_v1.sql). schema.sql is always the latest
+version: a new db gets it whole. An older db runs every pending step (frozen SQL or a function),
+all in one transaction: the file ends at the latest version or stays exactly as it was.
+
+The search objects (every table, index and trigger named search_*) hold only data derived from
+models and aliases. A step that changes them sets rebuild_search: once the other steps ran, they are
+dropped and made as schema.sql has them now, and the documents are rebuilt by the current code.
+Changing schema.sql means adding a step here; the test comparing a migrated v1 db with a fresh one
+fails until the step exists.
+"""
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Callable, Union
+
+from . import search_index
+
+FIRST_VERSION = 1
+_SEARCH_DDL = re.compile(r"CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?search_",
+                         re.IGNORECASE)
+_COMMENT = re.compile(r"--[^\n]*")
+
+
+class MigrationError(RuntimeError):
+    """The db cannot be brought to this code's schema version (newer, foreign, or inconsistent)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: brings a db from `version - 1` to `version`."""
+    version: int
+    description: str
+    apply: Union[str, Callable[[sqlite3.Connection], None], None]   # frozen SQL script, a function, or None
+    rebuild_search: bool = False   # the search objects are made anew once all steps ran
+
+
+STEPS = [
+    # Version 2 changed only the search index (plain unicode61 tokenizer, more prefix indexes,
+    # documents with undecorated name variants): derived data, so nothing to move by hand.
+    Step(2, "search index: new tokenizer and prefixes, rebuilt documents", None, rebuild_search=True),
+]
+
+
+def latest() -> int:
+    """The schema version this code writes: the first version plus one per step."""
+    return FIRST_VERSION + len(STEPS)
+
+
+def split_sql(script: str) -> list:
+    """Split a script into single statements (trigger bodies kept whole)."""
+    statements, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            statements.append(buf.strip())
+            buf = ""
+    return statements
+
+
+def _strip_comments(statement: str) -> str:
+    return _COMMENT.sub("", statement).strip()
+
+
+def _user_version(conn) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def _tables(conn) -> set:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    return {r[0] for r in rows}
+
+
+def current_version(conn) -> int:
+    """The db's schema version: 0 for an empty file; an unversioned registry db is version 1."""
+    version = _user_version(conn)
+    if version:
+        return version
+    tables = _tables(conn)
+    if not tables:
+        return 0
+    if "models" not in tables:
+        raise MigrationError("the file holds tables but is not a registry database; nothing changed")
+    return FIRST_VERSION   # made before versions were recorded: the first released schema
+
+
+def _check_not_newer(version: int) -> None:
+    if version > latest():
+        raise MigrationError(f"the database has schema version {version}, newer than this registry knows "
+                             f"({latest()}); run the newer registry, or restore a backup; nothing changed")
+
+
+def _run(conn, sql_or_fn) -> None:
+    # Statement by statement: executescript() would COMMIT the open transaction first.
+    if callable(sql_or_fn):
+        sql_or_fn(conn)
+        return
+    for statement in split_sql(sql_or_fn or ""):
+        conn.execute(statement)
+
+
+def _search_objects(conn, kind: str, sql_like: str = "%") -> list:
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = ? AND name LIKE 'search\\_%' ESCAPE '\\'"
+                        " AND sql LIKE ?", (kind, sql_like))
+    return [r[0] for r in rows]
+
+
+def _rebuild_search(conn, schema: str) -> None:
+    for name in _search_objects(conn, "trigger"):
+        conn.execute(f'DROP TRIGGER "{name}"')
+    # Virtual tables first: dropping one drops its shadow tables (search_fts_data, ...) with it.
+    for name in _search_objects(conn, "table", "CREATE VIRTUAL TABLE%"):
+        conn.execute(f'DROP TABLE "{name}"')
+    for name in _search_objects(conn, "table"):
+        conn.execute(f'DROP TABLE "{name}"')
+    for statement in split_sql(schema):
+        if _SEARCH_DDL.match(_strip_comments(statement)):
+            conn.execute(statement)
+    search_index.refresh(conn)
+
+
+def _upgrade(conn, old: int, schema: str) -> None:
+    if old == 0:
+        _run(conn, schema)
+        return
+    pending = [step for step in STEPS if step.version > old]
+    for step in pending:
+        _run(conn, step.apply)
+    if any(step.rebuild_search for step in pending):
+        _rebuild_search(conn, schema)
+    problems = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if problems:
+        raise MigrationError(f"migration would break {len(problems)} foreign key(s); nothing changed")
+    # Data may look different (search documents): per-process caches rebuild.
+    conn.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+
+
+def migrate(conn: sqlite3.Connection, schema: str) -> tuple:
+    """Bring the db to the latest version in one transaction; return (old version, new version)."""
+    target = latest()
+    version = _user_version(conn)
+    if version == target:
+        return target, target   # the common case takes no write lock: serve and ingest start at once
+    _check_not_newer(version)
+    # Off outside the transaction (the pragma is a no-op inside one), so a step that rebuilds a
+    # table does not cascade deletes; foreign_key_check stands in for it before COMMIT.
+    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            old = current_version(conn)   # again under the write lock: another process may have won
+            _check_not_newer(old)
+            if old != target:
+                _upgrade(conn, old, schema)
+                conn.execute(f"PRAGMA user_version = {target}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.rollback()
+            raise
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
+    return old, target

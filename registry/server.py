@@ -1,0 +1,54 @@
+"""Gunicorn settings and the `serve` command's server: the same in the venv and in the one-file build."""
+import os
+
+from gunicorn.app.base import BaseApplication
+
+
+def settings(env=None) -> dict:
+    """Gunicorn settings: bind from HOST/PORT, workers from WEB_CONCURRENCY, threads from GUNICORN_THREADS."""
+    env = os.environ if env is None else env
+    return {
+        "bind": f"{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '8000')}",
+        # One worker process with threads: with the default in-memory rate-limit storage every
+        # request sees the same counters, so the budgets are exact. For several processes or
+        # hosts, set RATELIMIT_STORAGE_URI=redis://... and raise WEB_CONCURRENCY.
+        "workers": int(env.get("WEB_CONCURRENCY", "1")),
+        "threads": int(env.get("GUNICORN_THREADS", "8")),
+        "worker_class": "gthread",
+        "timeout": 30,
+        "graceful_timeout": 10,
+        "keepalive": 5,
+        "proc_name": "registry",
+        # Access log to stdout, errors to stderr: under systemd both land in the journal.
+        "accesslog": "-",
+        "errorlog": "-",
+        # Requests with huge lines or headers are refused before they reach the app.
+        "limit_request_line": 8190,
+        "limit_request_fields": 100,
+        # gunicorn 25+ opens a control socket at one per-user default path: two servers on a host
+        # would fight over it, and a service user may have no home. Nothing here uses gunicornc.
+        "control_socket_disable": True,
+    }
+
+
+class Server(BaseApplication):
+    """Gunicorn configured from `settings()`, serving `create_app()` (no config file, no argv)."""
+
+    def __init__(self, options: dict):
+        self.options = options
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.options.items():
+            if key in self.cfg.settings:   # settings newer than the installed gunicorn are left out
+                self.cfg.set(key, value)
+
+    def load(self):
+        # Built in each worker, after the fork: no connection (db, Redis) is shared across processes.
+        from . import create_app
+        return create_app()
+
+
+def serve() -> None:
+    """Run gunicorn in the foreground until it is stopped."""
+    Server(settings()).run()

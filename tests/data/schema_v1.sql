@@ -1,0 +1,136 @@
+-- The one place the data shape lives. Applied by `init-db`; every statement is
+-- idempotent (IF NOT EXISTS) so re-running never drops data.
+
+CREATE TABLE IF NOT EXISTS providers (
+    id              INTEGER PRIMARY KEY,
+    slug            TEXT NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    website_url     TEXT NOT NULL DEFAULT '',
+    api_models_url  TEXT,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS families (
+    id              INTEGER PRIMARY KEY,
+    slug            TEXT NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    provider_id     INTEGER NOT NULL REFERENCES providers(id),
+    description     TEXT,
+    is_open_source  INTEGER NOT NULL DEFAULT 0,
+    match_globs     TEXT NOT NULL DEFAULT '[]',   -- JSON list of fnmatch globs, tried in position order
+    position        INTEGER NOT NULL DEFAULT 0,   -- order in the curation file
+    is_uncategorized INTEGER NOT NULL DEFAULT 0,  -- made by ingestion for ids no glob matched
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS families_provider ON families(provider_id);
+
+-- Facts: what each source said, one row per (source, model, field). The visible
+-- models/aliases rows are computed from these by registry.merge.
+CREATE TABLE IF NOT EXISTS facts (
+    source      TEXT NOT NULL,
+    model_slug  TEXT NOT NULL,
+    field       TEXT NOT NULL,
+    value       TEXT,                 -- JSON
+    PRIMARY KEY (source, model_slug, field)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS facts_model ON facts(model_slug);
+
+CREATE TABLE IF NOT EXISTS alias_facts (
+    source        TEXT NOT NULL,      -- who said it (curation, vendor-d-api, ...)
+    alias         TEXT NOT NULL,
+    model_slug    TEXT NOT NULL,
+    alias_source  TEXT NOT NULL,      -- official, cloud-a, cloud-b, gateway
+    position      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (source, alias)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS alias_facts_model ON alias_facts(model_slug);
+
+CREATE TABLE IF NOT EXISTS models (
+    id                    INTEGER PRIMARY KEY,
+    slug                  TEXT NOT NULL UNIQUE,
+    family_id             INTEGER NOT NULL REFERENCES families(id),
+    display_name          TEXT NOT NULL,
+    version               TEXT NOT NULL DEFAULT '',
+    status                TEXT NOT NULL DEFAULT 'active'
+                          CHECK (status IN ('active', 'latest', 'deprecated', 'sunset')),
+    model_type            TEXT,
+    release_date          TEXT,
+    deprecation_date      TEXT,
+    sunset_date           TEXT,
+    parameter_count       INTEGER,
+    parameter_label       TEXT,
+    input_context_window  INTEGER,
+    output_context_window INTEGER,
+    canonical_url         TEXT,
+    successor_id          INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    metadata              TEXT,       -- JSON: provenance and what sources said beyond the spec's fields
+    created_at            TEXT NOT NULL,
+    updated_at            TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
+CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);
+CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
+CREATE INDEX IF NOT EXISTS models_status ON models(status);
+
+CREATE TABLE IF NOT EXISTS aliases (
+    id          INTEGER PRIMARY KEY,
+    alias       TEXT NOT NULL UNIQUE,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    source      TEXT NOT NULL CHECK (source IN ('official', 'cloud-a', 'cloud-b', 'gateway')),
+    position    INTEGER NOT NULL DEFAULT 0,   -- 0: the primary alias of that source
+    normalized  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);
+
+CREATE TABLE IF NOT EXISTS ingestion_runs (
+    id              INTEGER PRIMARY KEY,
+    source          TEXT NOT NULL,
+    provider_id     INTEGER REFERENCES providers(id),
+    status          TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed')),
+    models_added    INTEGER NOT NULL DEFAULT 0,
+    models_updated  INTEGER NOT NULL DEFAULT 0,
+    error_message   TEXT,
+    pid             INTEGER,                      -- who runs it: a dead pid means interrupted
+    started_at      TEXT NOT NULL,
+    completed_at    TEXT
+);
+CREATE INDEX IF NOT EXISTS ingestion_runs_source ON ingestion_runs(source, id DESC);
+
+-- Bumped by every write run, so readers (the resolve index cache) know when to rebuild.
+CREATE TABLE IF NOT EXISTS registry_state (
+    key    TEXT PRIMARY KEY,
+    value  INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO registry_state (key, value) VALUES ('generation', 0);
+
+-- Search: one document per model (names, slug, aliases, family, squashed forms),
+-- external content kept in step by triggers (sqlite-utils style).
+CREATE TABLE IF NOT EXISTS search_docs (
+    model_id      INTEGER PRIMARY KEY REFERENCES models(id) ON DELETE CASCADE,
+    display_name  TEXT NOT NULL,
+    slug          TEXT NOT NULL,
+    aliases       TEXT NOT NULL,
+    family        TEXT NOT NULL,
+    squashed      TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+    display_name, slug, aliases, family, squashed,
+    content='search_docs', content_rowid='model_id',
+    tokenize="unicode61 tokenchars '.'", prefix='2 3 4'
+);
+CREATE TRIGGER IF NOT EXISTS search_docs_ai AFTER INSERT ON search_docs BEGIN
+    INSERT INTO search_fts(rowid, display_name, slug, aliases, family, squashed)
+    VALUES (new.model_id, new.display_name, new.slug, new.aliases, new.family, new.squashed);
+END;
+CREATE TRIGGER IF NOT EXISTS search_docs_ad AFTER DELETE ON search_docs BEGIN
+    INSERT INTO search_fts(search_fts, rowid, display_name, slug, aliases, family, squashed)
+    VALUES ('delete', old.model_id, old.display_name, old.slug, old.aliases, old.family, old.squashed);
+END;
+CREATE TRIGGER IF NOT EXISTS search_docs_au AFTER UPDATE ON search_docs BEGIN
+    INSERT INTO search_fts(search_fts, rowid, display_name, slug, aliases, family, squashed)
+    VALUES ('delete', old.model_id, old.display_name, old.slug, old.aliases, old.family, old.squashed);
+    INSERT INTO search_fts(rowid, display_name, slug, aliases, family, squashed)
+    VALUES (new.model_id, new.display_name, new.slug, new.aliases, new.family, new.squashed);
+END;

@@ -1,0 +1,209 @@
+"""Schema migrations: a db made with the first released schema (tests/data/schema_v1.sql) and real
+data is brought to the latest version by init-db and serve, keeps every row, searches and resolves
+like a fresh db; a second run is a no-op; a failing step leaves the file exactly as it was."""
+import re
+import sqlite3
+
+import pytest
+
+from conftest import DATA, build_db
+from registry import create_app, db, migrations
+from registry.curate import apply_curation
+from registry.curation import read_curation
+from registry.db import close_thread_connections, connect_rw, init_db, schema_sql
+from registry.ingest.runner import run_source
+from registry.migrations import MigrationError, Step
+
+SEEDS = DATA.parent.parent / "seeds"
+DERIVED = re.compile(r"^search_")    # rebuilt by the migration, compared as search results instead
+QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("search", "llama 3.1 8b"),
+           ("search", "cla"), ("search", "us.anthropic.claude-3-5-sonnet-20241022-v2:0"),
+           ("resolve", "claude-3-5-sonnet-latest"), ("resolve", "anthropic/claude-3.5-sonnet"),
+           ("resolve", "claude-opus-4-1-20250805"), ("models", "")]
+
+
+def build_v1_db(path, curation_dir, stamp=None):
+    """A db as the first release made it: schema v1, the fixture curation and one ingested source."""
+    conn = connect_rw(str(path))
+    try:
+        conn.executescript((DATA / "schema_v1.sql").read_text(encoding="utf-8"))
+        if stamp is not None:
+            conn.execute(f"PRAGMA user_version = {stamp}")
+        cur = read_curation(curation_dir)
+        assert not cur.errors
+        apply_curation(conn, cur)
+    finally:
+        conn.close()
+    result = run_source(str(path), "vendor-b-api", offline=True, seeds_dir=str(SEEDS))
+    assert result.status == "completed", result.error
+
+
+def rows(path) -> dict:
+    """Every row of every table but the derived search tables, in a stable order."""
+    conn = sqlite3.connect(str(path))
+    try:
+        names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                            " AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        return {n: sorted(map(repr, conn.execute(f'SELECT * FROM "{n}"'))) for n in names if not DERIVED.match(n)}
+    finally:
+        conn.close()
+
+
+def schema_objects(path) -> dict:
+    """sqlite_master as (type, name) -> statement, comments, spacing and IF NOT EXISTS left out."""
+    conn = sqlite3.connect(str(path))
+    try:
+        found = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL").fetchall()
+    finally:
+        conn.close()
+    norm = {}
+    for kind, name, sql in found:
+        sql = re.sub(r"--[^\n]*", "", sql)
+        sql = re.sub(r"\s+", " ", re.sub(r"(?i)IF NOT EXISTS ", "", sql)).strip()
+        norm[(kind, name)] = re.sub(r"\s*([(),])\s*", r"\1", sql)
+    return norm
+
+
+def user_version(path) -> int:
+    conn = sqlite3.connect(str(path))
+    try:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def answers(path, curation_dir) -> list:
+    """What the API says to QUERIES over the db at path."""
+    app = create_app({"TESTING": True, "DATABASE": str(path), "CURATION_DIR": str(curation_dir),
+                      "ADMIN_API_KEYS": []})
+    client = app.test_client()
+    out = []
+    for endpoint, q in QUERIES:
+        response = client.get(f"/api/v1/{endpoint}", query_string={"q": q} if q else {"per_page": 200})
+        out.append((endpoint, q, response.status_code, response.get_json()))
+    close_thread_connections()
+    return out
+
+
+@pytest.fixture
+def v1_db(tmp_path, curation_dir):
+    path = tmp_path / "v1.db"
+    build_v1_db(path, curation_dir)
+    return path
+
+
+@pytest.fixture
+def fresh_db(tmp_path, curation_dir):
+    """The same data built with the current schema: what a migrated db must look like."""
+    path = tmp_path / "fresh.db"
+    build_db(path, curation_dir)
+    assert run_source(str(path), "vendor-b-api", offline=True, seeds_dir=str(SEEDS)).status == "completed"
+    return path
+
+
+def test_steps_are_numbered_one_after_another():
+    assert [s.version for s in migrations.STEPS] == list(range(2, migrations.latest() + 1))
+    assert all(s.description for s in migrations.STEPS)
+
+
+def test_fresh_db_gets_the_latest_schema_and_version(tmp_path):
+    path = tmp_path / "new.db"
+    assert init_db(str(path)) == (0, migrations.latest())
+    assert user_version(path) == migrations.latest()
+    assert init_db(str(path)) == (migrations.latest(), migrations.latest())
+
+
+def test_init_db_migrates_a_v1_db_keeping_every_row(v1_db, fresh_db, curation_dir):
+    before = rows(v1_db)
+    assert sum(map(len, before.values())) > 100 and before["models"] and before["facts"]
+    app = create_app({"TESTING": True, "DATABASE": str(v1_db), "ADMIN_API_KEYS": []})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    assert f"from schema version 1 to {migrations.latest()}" in result.output
+    assert user_version(v1_db) == migrations.latest()
+    after = rows(v1_db)
+    generation = after.pop("registry_state"), before.pop("registry_state")
+    assert generation[0] != generation[1]              # caches of running servers rebuild
+    assert after == before
+    # The migrated file is the current schema, and answers like a db built with it.
+    assert schema_objects(v1_db) == schema_objects(fresh_db), (
+        "schema.sql changed without a migration step in registry/migrations.py")
+    assert answers(v1_db, curation_dir) == answers(fresh_db, curation_dir)
+
+
+def test_a_stamped_v1_db_migrates_too(tmp_path, curation_dir):
+    path = tmp_path / "v1.db"
+    build_v1_db(path, curation_dir, stamp=1)
+    assert init_db(str(path)) == (1, migrations.latest())
+
+
+def test_second_init_db_is_a_no_op_and_takes_no_write_lock(v1_db, monkeypatch):
+    init_db(str(v1_db))
+    before = rows(v1_db), schema_objects(v1_db)
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)    # a write attempt would fail fast, not wait
+    writer = connect_rw(str(v1_db))
+    writer.execute("BEGIN IMMEDIATE")                  # an ingest holding the write lock
+    try:
+        assert init_db(str(v1_db)) == (migrations.latest(), migrations.latest())
+    finally:
+        writer.rollback()
+        writer.close()
+    assert (rows(v1_db), schema_objects(v1_db)) == before
+
+
+def _fail_in_python(conn):
+    conn.execute("DELETE FROM aliases")
+    conn.execute("CREATE TABLE half_done (x)")
+    raise RuntimeError("step broke midway")
+
+
+@pytest.mark.parametrize("apply, error", [
+    (_fail_in_python, RuntimeError),
+    ("DELETE FROM facts;\nALTER TABLE models ADD COLUMN extra TEXT;\nINSERT INTO no_such_table VALUES (1);",
+     sqlite3.OperationalError),
+])
+def test_a_failing_step_rolls_back_everything(v1_db, monkeypatch, apply, error):
+    before = rows(v1_db), schema_objects(v1_db), user_version(v1_db)
+    broken = Step(migrations.latest() + 1, "breaks", apply)
+    monkeypatch.setattr(migrations, "STEPS", [*migrations.STEPS, broken])
+    with pytest.raises(error):
+        init_db(str(v1_db))
+    # Still version 1 (unstamped), the v1 search tables, every row: the earlier steps rolled back too.
+    assert (rows(v1_db), schema_objects(v1_db), user_version(v1_db)) == before
+    monkeypatch.undo()
+    assert init_db(str(v1_db)) == (1, migrations.latest())
+
+
+@pytest.mark.parametrize("prepare, message", [
+    ("PRAGMA user_version = 99", "newer than this registry knows"),
+    ("CREATE TABLE notes (x)", "not a registry database"),
+])
+def test_files_it_cannot_migrate_are_refused_untouched(tmp_path, prepare, message):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(str(path))
+    conn.execute(prepare)
+    conn.close()
+    before = schema_objects(path), user_version(path)
+    with pytest.raises(MigrationError, match=message):
+        init_db(str(path))
+    app = create_app({"TESTING": True, "DATABASE": str(path)})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 1 and message in result.output
+    assert "Traceback" not in result.output
+    assert (schema_objects(path), user_version(path)) == before
+
+
+def test_serve_migrates_before_it_starts(v1_db, monkeypatch):
+    started = []
+    monkeypatch.setattr("registry.server.serve", lambda: started.append(user_version(v1_db)))
+    app = create_app({"TESTING": True, "DATABASE": str(v1_db), "ADMIN_API_KEYS": []})
+    result = app.test_cli_runner().invoke(args=["serve"])
+    assert result.exit_code == 0, result.output
+    assert started == [migrations.latest()]
+
+
+def test_split_sql_keeps_trigger_bodies_whole():
+    statements = migrations.split_sql(schema_sql())
+    triggers = [s for s in statements if "CREATE TRIGGER" in s]
+    assert triggers and all(s.rstrip().endswith("END;") for s in triggers)
+    assert all(sqlite3.complete_statement(s) for s in statements)
