@@ -37,9 +37,14 @@ run: install db
 test: install
 	$(BIN)/python -m pytest -q
 
-lint: install
-	$(BIN)/python -m compileall -q registry tests scripts
-	$(BIN)/python -m pyflakes registry tests scripts 2>/dev/null || $(BIN)/pip install --quiet pyflakes && $(BIN)/python -m pyflakes registry tests scripts
+$(BIN)/ruff: | $(BIN)/python
+	$(BIN)/pip install --quiet 'ruff>=0.5'
+
+lint: install $(BIN)/ruff
+	$(BIN)/ruff check registry tests scripts bench
+
+bench: install
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 $(BIN)/shiv: | $(BIN)/python
 	$(BIN)/pip install --quiet 'shiv>=1.0,<2'

@@ -67,7 +67,8 @@ class _Reader:
             self.unknown_keys(path.name, item, PROVIDER_KEYS, "provider")
             slug = item.get("slug")
             if not isinstance(slug, str) or not SLUG_RE.match(slug):
-                self.error(path.name, item.line_of("slug"), "provider slug is required and must match [a-z0-9][a-z0-9-]*")
+                self.error(path.name, item.line_of("slug"),
+                           "provider slug is required and must match [a-z0-9][a-z0-9-]*")
                 continue
             if slug in seen:
                 self.error(path.name, item.line_of("slug"), f"provider '{slug}' is listed twice")
@@ -109,13 +110,15 @@ class _Reader:
             if not isinstance(names, LineList):
                 self.error(fname, line, f"model '{slug}': aliases.{source} must be a list")
                 continue
-            for position, (alias, alias_line) in enumerate(zip(names, names.item_lines)):
+            for position, (alias, alias_line) in enumerate(zip(names, names.item_lines, strict=True)):
                 if not isinstance(alias, str) or not alias.strip() or alias != alias.strip():
-                    self.error(fname, alias_line, f"model '{slug}': alias must be a non-empty string without surrounding spaces")
+                    self.error(fname, alias_line,
+                               f"model '{slug}': alias must be a non-empty string without surrounding spaces")
                     continue
                 owner = self.alias_owner.get(alias)
                 if owner and owner[0] != slug:
-                    self.error(fname, alias_line, f"alias '{alias}' is claimed by '{slug}' and by '{owner[0]}' ({owner[1]})")
+                    self.error(fname, alias_line,
+                               f"alias '{alias}' is claimed by '{slug}' and by '{owner[0]}' ({owner[1]})")
                     continue
                 if owner:
                     self.error(fname, alias_line, f"alias '{alias}' is listed twice for '{slug}'")

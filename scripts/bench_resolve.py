@@ -97,7 +97,8 @@ def queries(rows, rng: random.Random, n: int) -> dict[str, list[str]]:
     by_src: dict[str, list] = {}
     for r in rows:
         by_src.setdefault(r.source, []).append(r.alias)
-    pick = lambda src: rng.choice(by_src[src])
+    def pick(src):
+        return rng.choice(by_src[src])
     regions = ["us", "eu", "apac", "global", "jp", "au", "us-gov", "ca"]
     norm = [
         lambda: f"{rng.choice(regions)}.{pick('cloud-a')}",
@@ -122,7 +123,8 @@ def queries(rows, rng: random.Random, n: int) -> dict[str, list[str]]:
     # only common tokens, in an order no alias has: every 4-gram is frequent (worst case)
     common = ["instruct", "chat", "preview", "70b", "pro", "flash", "turbo", "mini", "exp",
               "vision"]
-    miss_common = lambda: "-".join(rng.sample(common, rng.randint(2, 4)))
+    def miss_common():
+        return "-".join(rng.sample(common, rng.randint(2, 4)))
     return {
         "exact": [rng.choice(rows).alias for _ in range(n)],
         "normalized": [rng.choice(norm)() for _ in range(n)],

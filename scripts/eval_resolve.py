@@ -92,7 +92,8 @@ def collisions(resolve, truth: list[dict]) -> tuple[dict, dict]:
             n = resolve.normalize(a["alias"])
             strict[n].add((m["canonical"], a["alias"]))
             loose[resolve.loose_key(n)].add((m["canonical"], a["alias"]))
-    pick = lambda d: {k: sorted(v) for k, v in d.items() if len({s for s, _ in v}) > 1}
+    def pick(d):
+        return {k: sorted(v) for k, v in d.items() if len({s for s, _ in v}) > 1}
     return pick(strict), pick(loose)
 
 

@@ -105,7 +105,7 @@ def test_equal_scores_ordered_by_status_then_newest_release(client, app, q):
     with app.app_context():
         from registry.db import get_db
         dates = dict(get_db().execute("SELECT slug, release_date FROM models").fetchall())
-    for a, b in zip(found, found[1:]):
+    for a, b in zip(found, found[1:], strict=False):
         if a["score"] != b["score"]:
             continue
         assert STATUS_RANK[a["status"]] <= STATUS_RANK[b["status"]], (a, b)

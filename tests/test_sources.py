@@ -460,8 +460,9 @@ def test_feed_old_generation_duplicates_and_platforms():
          "shutdown_date": "", "replacement_model": ""},
         {"provider": "OpenAI", "model_id": "o3-mini", "announcement_date": "2026-05-01", "deprecation_date": "",
          "shutdown_date": "2026-10-23", "replacement_models": [], "last_observed": "2026-05-01"},
-        {"provider": "OpenAI", "model_id": "o3-mini", "announcement_date": "2026-05-01", "deprecation_date": "2026-04-22",
-         "shutdown_date": "", "replacement_models": ["gpt-5.6-sol"], "last_observed": "2026-07-23"},
+        {"provider": "OpenAI", "model_id": "o3-mini", "announcement_date": "2026-05-01",
+         "deprecation_date": "2026-04-22", "shutdown_date": "", "replacement_models": ["gpt-5.6-sol"],
+         "last_observed": "2026-07-23"},
         {"provider": "Google Gemini", "model_id": "gemini-2.0-flash-001", "deprecation_date": "2026-06-01",
          "shutdown_date": "2026-06-01", "replacement_models": None},
         {"provider": "Azure", "model_id": "o3-mini", "deprecation_date": "2026-06-01", "shutdown_date": "2026-06-02"},
@@ -528,7 +529,8 @@ def test_hub_filters_noise_and_maps_orgs():
     assert {r.model_id: r.provider for r in records} == {
         "DeepSeek-R1": "deepseek", "Mistral-7B-Instruct-v0.3": "mistral", "Qwen3-Embedding-8B": "qwen",
         "command-a-03-2025": "cohere", "phi-4": "microsoft", "whisper-large-v3": "openai"}
-    assert got["command-a-03-2025"].aliases == [("command-a-03-2025", "official"), ("c4ai-command-a-03-2025", "official")]
+    assert got["command-a-03-2025"].aliases == [("command-a-03-2025", "official"),
+                                                ("c4ai-command-a-03-2025", "official")]
     assert got["command-a-03-2025"].fields["hub_id"] == "CohereLabs/c4ai-command-a-03-2025"
     assert got["Qwen3-Embedding-8B"].fields["model_type"] == "embedding"
     assert got["whisper-large-v3"].fields["model_type"] == "speech_to_text"
@@ -561,7 +563,8 @@ def test_hub_parameter_count_prefers_safetensors():
              hub_item("meta-llama/Llama-4-Maverick-17B-128E-Instruct"),
              hub_item("Qwen/Qwen2.5-0.5B", safetensors={"parameters": {"BF16": 494032768}, "total": 494032768}),
              hub_item("deepseek-ai/DeepSeek-V3", safetensors={"parameters": {"F8_E4M3": 1}, "total": 684531386000})]
-    got = {r.model_id: (r.fields.get("parameter_count"), r.fields.get("parameter_label")) for r in hub.parse([Page(items)])}
+    got = {r.model_id: (r.fields.get("parameter_count"), r.fields.get("parameter_label"))
+           for r in hub.parse([Page(items)])}
     assert got == {"Mixtral-8x7B-Instruct-v0.1": (46702792704, "8x7B"),
                    "Mixtral-8x22B-Instruct-v0.1": (176_000_000_000, "8x22B"),
                    "Llama-4-Scout-17B-16E-Instruct": (108641793536, "109B"),
