@@ -2,7 +2,8 @@
 import re
 from datetime import datetime, timezone
 
-from ..records import SourceError
+from ..http import get_json
+from ..records import Page, SourceError
 
 MAX_PAGES = 200   # a paging loop past this is a server bug (a cursor that never ends), not a catalogue
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
@@ -25,6 +26,21 @@ def body_list(body, key: str | None, ctx: str) -> list:
     if not isinstance(body, list):
         raise SourceError(f"{ctx}: expected a list{f' in {key!r}' if key else ''}, got {type(body).__name__}")
     return body
+
+
+def listed(pages: list, key: str | None, id_key: str, source: str):
+    """Yield (model_id, item, ctx) for every item of every page: shapes checked, each id required."""
+    for p, page in enumerate(pages, 1):
+        for i, raw in enumerate(body_list(page.body, key, f"{source} page {p}"), 1):
+            ctx = where(source, i)
+            item = item_dict(raw, ctx)
+            model_id = req_str(item, id_key, ctx)
+            yield model_id, item, where(source, i, model_id)
+
+
+def stated(**values) -> dict:
+    """The given facts minus the unstated ones (None, an empty string or list)."""
+    return {k: v for k, v in values.items() if v is not None and v != "" and v != []}
 
 
 def item_dict(item, ctx: str) -> dict:
@@ -117,6 +133,20 @@ def follow(get_page, source: str) -> list:
             raise SourceError(f"{source}: pagination does not end (cursor {str(cursor)[:80]!r} "
                               f"after {len(pages)} pages)")
         seen.add(cursor)
+
+
+def token_pages(session, url: str, headers: dict, source: str, size: tuple, token: tuple) -> list:
+    """Every page of a page-token API: size=(param, n); token=(request param, response field)."""
+    def get_page(cursor):
+        params = {size[0]: size[1]}
+        if cursor:
+            params[token[0]] = cursor
+        body, _ = get_json(session, url, params=params, headers=headers)
+        if not isinstance(body, dict):
+            raise SourceError(f"{source}: expected a JSON object, got {type(body).__name__}")
+        return Page(body), opt_str(body, token[1], source)
+
+    return follow(get_page, source)
 
 
 def need_key(key: str | None, env: str, source: str) -> str:

@@ -43,13 +43,8 @@ def _next_cursor(body) -> str | None:
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per model; an epoch created_at means 'release date unknown'."""
     records = {}
-    for p, page in enumerate(pages, 1):
-        for i, raw in enumerate(u.body_list(page.body, "data", f"{SOURCE} page {p}"), 1):
-            ctx = u.where(SOURCE, i)
-            item = u.item_dict(raw, ctx)
-            model_id = u.req_str(item, "id", ctx)
-            ctx = u.where(SOURCE, i, model_id)
-            records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
+    for model_id, item, ctx in u.listed(pages, "data", "id", SOURCE):
+        records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
     return list(records.values())
 
 

@@ -1,6 +1,5 @@
 """vendor-e-api: Cohere GET /v1/models (page tokens; names, deprecation flag, context length)."""
-from ..http import get_json
-from ..records import Page, Record, SourceError
+from ..records import Page, Record
 from . import _util as u
 
 SOURCE = "vendor-e-api"
@@ -14,38 +13,18 @@ PAGE_SIZE = 1000   # the documented maximum
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET every page: page_token=<next_page_token> until the token is absent."""
-    url = base_url.rstrip("/") + PATH
     headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
-
-    def get_page(cursor):
-        params = {"page_size": PAGE_SIZE}
-        if cursor:
-            params["page_token"] = cursor
-        body, _ = get_json(session, url, params=params, headers=headers)
-        return Page(body), _next_token(body)
-
-    return u.follow(get_page, SOURCE)
-
-
-def _next_token(body) -> str | None:
-    """next_page_token, absent, null or empty on the last page."""
-    if not isinstance(body, dict):
-        raise SourceError(f"{SOURCE}: expected a JSON object, got {type(body).__name__}")
-    return u.opt_str(body, "next_page_token", SOURCE)
+    return u.token_pages(session, base_url.rstrip("/") + PATH, headers, SOURCE,
+                         size=("page_size", PAGE_SIZE), token=("page_token", "next_page_token"))
 
 
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per public model (fine-tuned ones belong to one account and are skipped)."""
     records = {}
-    for p, page in enumerate(pages, 1):
-        for i, raw in enumerate(u.body_list(page.body, "models", f"{SOURCE} page {p}"), 1):
-            ctx = u.where(SOURCE, i)
-            item = u.item_dict(raw, ctx)
-            model_id = u.req_str(item, "name", ctx)
-            ctx = u.where(SOURCE, i, model_id)
-            if u.opt_bool(item, "finetuned", ctx):
-                continue
-            records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
+    for model_id, item, ctx in u.listed(pages, "models", "name", SOURCE):
+        if u.opt_bool(item, "finetuned", ctx):
+            continue
+        records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
     return list(records.values())
 
 

@@ -1,5 +1,4 @@
 """vendor-c-api: Google Gemini GET /v1beta/models (page tokens; names, versions, token limits)."""
-from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -14,39 +13,20 @@ PAGE_SIZE = 1000   # the documented maximum
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET every page: pageToken=<nextPageToken> until the token is absent."""
-    url = base_url.rstrip("/") + PATH
     # The header rather than ?key=: keys in URLs end up in proxy logs and error messages.
     headers = {"x-goog-api-key": u.need_key(key, KEY_ENV, SOURCE)}
-
-    def get_page(cursor):
-        params = {"pageSize": PAGE_SIZE}
-        if cursor:
-            params["pageToken"] = cursor
-        body, _ = get_json(session, url, params=params, headers=headers)
-        return Page(body), _next_token(body)
-
-    return u.follow(get_page, SOURCE)
-
-
-def _next_token(body) -> str | None:
-    """nextPageToken, absent or empty on the last page."""
-    if not isinstance(body, dict):
-        raise SourceError(f"{SOURCE}: expected a JSON object, got {type(body).__name__}")
-    return u.opt_str(body, "nextPageToken", SOURCE)
+    return u.token_pages(session, base_url.rstrip("/") + PATH, headers, SOURCE,
+                         size=("pageSize", PAGE_SIZE), token=("pageToken", "nextPageToken"))
 
 
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per model; the id is `name` without its 'models/' prefix."""
     records = {}
-    for p, page in enumerate(pages, 1):
-        for i, raw in enumerate(u.body_list(page.body, "models", f"{SOURCE} page {p}"), 1):
-            ctx = u.where(SOURCE, i)
-            item = u.item_dict(raw, ctx)
-            model_id = u.req_str(item, "name", ctx).removeprefix("models/")
-            ctx = u.where(SOURCE, i, model_id)
-            if not model_id:
-                raise SourceError(f"{ctx}: empty model name")
-            records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
+    for name, item, ctx in u.listed(pages, "models", "name", SOURCE):
+        model_id = name.removeprefix("models/")
+        if not model_id:
+            raise SourceError(f"{ctx}: empty model name")
+        records[model_id] = Record(model_id, PROVIDER, _fields(item, ctx), [(model_id, "official")])
     return list(records.values())
 
 

@@ -24,18 +24,13 @@ def fetch(session, base_url: str, key: str | None) -> list[Page]:
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per model: alias cards folded into their canonical card, fine-tunes skipped."""
     groups: dict[str, list[tuple[dict, str, str]]] = {}
-    for p, page in enumerate(pages, 1):
-        for i, raw in enumerate(u.body_list(page.body, "data", f"{SOURCE} page {p}"), 1):
-            ctx = u.where(SOURCE, i)
-            item = u.item_dict(raw, ctx)
-            model_id = u.req_str(item, "id", ctx)
-            ctx = u.where(SOURCE, i, model_id)
-            # Fine-tuned cards are one account's private models, not public releases.
-            if item.get("type") == "fine-tuned" or model_id.startswith("ft:"):
-                continue
-            # Every alias is listed as its own card: cards of one model share billing_model_name / name.
-            key = u.opt_str(item, "billing_model_name", ctx) or u.opt_str(item, "name", ctx) or model_id
-            groups.setdefault(key, []).append((item, model_id, ctx))
+    for model_id, item, ctx in u.listed(pages, "data", "id", SOURCE):
+        # Fine-tuned cards are one account's private models, not public releases.
+        if item.get("type") == "fine-tuned" or model_id.startswith("ft:"):
+            continue
+        # Every alias is listed as its own card: cards of one model share billing_model_name / name.
+        key = u.opt_str(item, "billing_model_name", ctx) or u.opt_str(item, "name", ctx) or model_id
+        groups.setdefault(key, []).append((item, model_id, ctx))
     chosen = {key: _canonical(key, cards) for key, cards in groups.items()}
     to_canonical = {}
     for key, cards in groups.items():

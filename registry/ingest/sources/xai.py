@@ -21,28 +21,15 @@ def fetch(session, base_url: str, key: str | None) -> list[Page]:
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per model, its aliases official; `created` goes to metadata only."""
     records = {}
-    for p, page in enumerate(pages, 1):
-        for i, raw in enumerate(u.body_list(page.body, "models", f"{SOURCE} page {p}"), 1):
-            ctx = u.where(SOURCE, i)
-            item = u.item_dict(raw, ctx)
-            model_id = u.req_str(item, "id", ctx)
-            ctx = u.where(SOURCE, i, model_id)
-            fields = {}
-            version = u.opt_str(item, "version", ctx)
-            if version:
-                fields["version"] = version
-            created = u.epoch_iso(item.get("created"), ctx, "created")
-            if created:
-                fields["created"] = created
-            # fingerprint is left out: it changes with every backend build and would churn metadata.
-            owned_by = u.opt_str(item, "owned_by", ctx)
-            if owned_by:
-                fields["owned_by"] = owned_by
-            for key in ("input_modalities", "output_modalities"):
-                value = u.opt_list(item, key, ctx)
-                if value:
-                    fields[key] = value
-            aliases = [(model_id, "official")]
-            aliases += [(a, "official") for a in u.opt_list(item, "aliases", ctx) if a != model_id]
-            records[model_id] = Record(model_id, PROVIDER, fields, aliases)
+    for model_id, item, ctx in u.listed(pages, "models", "id", SOURCE):
+        # fingerprint is left out: it changes with every backend build and would churn metadata.
+        fields = u.stated(
+            version=u.opt_str(item, "version", ctx),
+            created=u.epoch_iso(item.get("created"), ctx, "created"),
+            owned_by=u.opt_str(item, "owned_by", ctx),
+            input_modalities=u.opt_list(item, "input_modalities", ctx),
+            output_modalities=u.opt_list(item, "output_modalities", ctx))
+        aliases = [(model_id, "official")]
+        aliases += [(a, "official") for a in u.opt_list(item, "aliases", ctx) if a != model_id]
+        records[model_id] = Record(model_id, PROVIDER, fields, aliases)
     return list(records.values())
