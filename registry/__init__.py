@@ -2,14 +2,16 @@
 import logging
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import db, errors
+from . import db, errors, hardening, http_cache, limits, openapi
 from .config import from_environment
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app: config layers (defaults, environment, test_config), blueprint, errors, CLI."""
-    app = Flask(__name__)
+    """Build the app: config layers (defaults, environment, test_config), blueprints, limits, errors, CLI."""
+    # No static folder: every path is the API's, and flask-limiter would exempt a static route.
+    app = Flask(__name__, static_folder=None)
     app.config.from_mapping(from_environment())
     if test_config:
         app.config.from_mapping(test_config)
@@ -18,11 +20,19 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     if not app.debug:
         logging.basicConfig(level=logging.INFO)
+    if app.config.get("TRUSTED_PROXIES"):
+        # Only then is X-Forwarded-For believed (N hops from the right); otherwise a client could
+        # pick its own rate-limit bucket by sending the header.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
 
     db.init_app(app)
     errors.init_app(app)
+    limits.init_app(app)   # first: its before_request counts even requests the others refuse
+    hardening.init_app(app)
+    http_cache.init_app(app)
     from .api import bp
     app.register_blueprint(bp)
+    openapi.init_app(app)
     from . import cli
     cli.init_app(app)
     return app

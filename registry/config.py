@@ -2,6 +2,16 @@
 import os
 
 
+def _int(env, name: str, default: int) -> int:
+    """A non-negative integer variable; a bad value stops the app at startup, not at the first request."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ValueError(f"{name} must be a non-negative integer, not {raw!r}")
+    return int(raw)
+
+
 def from_environment() -> dict:
     """Settings read from REGISTRY_* and friends, with the documented defaults."""
     env = os.environ
@@ -11,4 +21,9 @@ def from_environment() -> dict:
         "SEEDS_DIR": env.get("REGISTRY_SEEDS_DIR", "./seeds"),
         "OFFLINE": env.get("REGISTRY_OFFLINE", "") == "1",
         "ADMIN_API_KEYS": [k.strip() for k in env.get("ADMIN_API_KEY", "").split(",") if k.strip()],
+        # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/limits.py).
+        "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "RATELIMIT_PUBLIC": env.get("RATELIMIT_PUBLIC") or "100/minute",
+        "RATELIMIT_ADMIN": env.get("RATELIMIT_ADMIN") or "20/minute",
+        "TRUSTED_PROXIES": _int(env, "TRUSTED_PROXIES", 0),
     }

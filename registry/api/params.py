@@ -6,8 +6,8 @@ from flask import request
 from ..errors import bad_request
 
 MAX_Q = 200
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_INT = re.compile(r"^[+-]?\d{1,18}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")   # C0, DEL and C1 (what the OpenAPI pattern says)
+_INT = re.compile(r"^[+-]?[0-9]{1,18}$")          # ASCII only: \d would take other scripts' digits
 
 
 def single(name: str) -> str | None:

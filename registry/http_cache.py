@@ -1,0 +1,28 @@
+"""HTTP caching (decisions §15): ETag and Cache-Control on public reads, never on admin answers."""
+from flask import request
+
+from .limits import is_admin_request
+
+PUBLIC = "public, max-age=60"
+
+
+def cache_headers(response):
+    """ETag + Cache-Control on public 200 GETs (304 on a matching If-None-Match); no-store elsewhere."""
+    if is_admin_request() or response.status_code >= 400:
+        # Admin answers are per key; errors (429 above all) must not be replayed by a shared cache.
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    if request.method not in ("GET", "HEAD") or response.status_code != 200:
+        return response
+    response.headers["Cache-Control"] = PUBLIC
+    response.add_etag()
+    etag, _ = response.get_etag()
+    # If-None-Match uses the weak comparison (RFC 9110 §13.1.2); "*" matches any current answer.
+    if request.if_none_match.contains_weak(etag):
+        response.status_code = 304   # werkzeug then sends no body and drops Content-Type/Length
+    return response
+
+
+def init_app(app) -> None:
+    """Register the caching hook."""
+    app.after_request(cache_headers)

@@ -1,0 +1,127 @@
+"""Rate limits (decisions §12): one per-IP budget for public endpoints, one per-key budget for admin.
+
+Both budgets are flask-limiter application limits with their own scope, so every endpoint of a
+group draws from one shared counter. The counters live in RATELIMIT_STORAGE_URI: memory:// is
+exact under the shipped gunicorn.conf.py (one process, threads); redis:// shares them between
+processes and hosts. No counter or cache lives in this module, so nothing here assumes one process.
+"""
+import hashlib
+import logging
+import math
+import time
+
+from flask import current_app, request
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import parse_many
+
+from .errors import error_response
+
+log = logging.getLogger(__name__)
+
+ADMIN_PREFIX = "/api/v1/admin/"
+
+
+def is_admin_request() -> bool:
+    """Whether the request is in the admin area (routed or not): those draw from the admin budget."""
+    return request.path.startswith(ADMIN_PREFIX)
+
+
+def client_ip() -> str:
+    """The client address: the socket peer, or the X-Forwarded-For hop that ProxyFix trusts."""
+    return "ip:" + (request.remote_addr or "unknown")
+
+
+def admin_key() -> str:
+    """Who an admin request is counted against: a digest of a valid key, else the client IP.
+
+    Only the SHA-256 of a valid key reaches the storage (and its logs): never the raw key, and an
+    invalid key falls back to the IP so that guessing keys cannot mint fresh budgets.
+    """
+    from .api.admin import key_is_valid, presented_key   # the blueprint imports the app's modules
+    token = presented_key()
+    if key_is_valid(token):
+        return "key:" + hashlib.sha256(token.encode()).hexdigest()
+    return client_ip()
+
+
+def _public_budget() -> str:
+    return current_app.config["RATELIMIT_PUBLIC"]
+
+
+def _admin_budget() -> str:
+    return current_app.config["RATELIMIT_ADMIN"]
+
+
+def _identify() -> str:
+    # flask-limiter skips requests whose endpoint is empty (no route matched: 404, 405); naming
+    # them keeps unknown paths and wrong methods inside the public (or admin) budget too.
+    return request.endpoint or "unrouted"
+
+
+def retry_after(current) -> int:
+    """Whole seconds until the breached window resets, at least 1 (Retry-After and the message)."""
+    return max(1, math.ceil(current.window[0] - time.time()))
+
+
+def add_headers(response):
+    """X-RateLimit-* on every response, errors included; Retry-After on 429."""
+    limiter = current_app.extensions.get("registry_limiter")
+    current = limiter.current_limit if limiter else None
+    if current is None:   # limiting disabled (RATELIMIT_ENABLED=False)
+        return response
+    try:
+        if not current.breached:
+            # With several limits in one budget ("10/second;100/minute") report the one closest to
+            # running out, not the extension's pick (the shortest window).
+            current = min(limiter.current_limits or [current], key=lambda lim: (lim.remaining, -lim.reset_at))
+        reset_at, remaining = current.reset_at, current.remaining   # one storage read, cached
+    except Exception:   # storage lost between the check and now: answer anyway, without the numbers
+        log.exception("rate-limit headers unavailable")
+        return response
+    response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
+    response.headers["X-RateLimit-Remaining"] = str(max(0, remaining))
+    response.headers["X-RateLimit-Reset"] = str(reset_at)
+    if response.status_code == 429:
+        response.headers["Retry-After"] = str(retry_after(current))
+    return response
+
+
+def handle_rate_limited(err: RateLimitExceeded):
+    """429 rate_limited in the spec's error shape, naming the wait in seconds."""
+    limiter = current_app.extensions.get("registry_limiter")
+    current = limiter.current_limit if limiter else None
+    wait = retry_after(current) if current else 60
+    return error_response(429, "rate_limited", f"Rate limit exceeded; retry in {wait} seconds.",
+                          {"Retry-After": str(wait)})
+
+
+def init_app(app) -> Limiter:
+    """Attach the limiter, the headers hook and the 429 handler to an app (one limiter per app)."""
+    for name in ("RATELIMIT_PUBLIC", "RATELIMIT_ADMIN"):
+        try:   # a typo in a budget stops the app at startup instead of failing every request
+            if not parse_many(app.config[name]):
+                raise ValueError
+        except ValueError:
+            raise ValueError(f"{name} is not a rate limit such as '100/minute': "
+                             f"{app.config[name]!r}") from None
+    limiter = Limiter(
+        key_func=client_ip,
+        application_limits=[
+            ApplicationLimit(_public_budget, scope="public", key_function=client_ip,
+                             exempt_when=is_admin_request),
+            ApplicationLimit(_admin_budget, scope="admin", key_function=admin_key,
+                             exempt_when=lambda: not is_admin_request()),
+        ],
+        request_identifier=_identify,
+        key_prefix="registry",
+        strategy="fixed-window",
+        # Our own hook writes the headers: the extension's would put Retry-After on every response.
+        headers_enabled=False,
+        # Storage down (Redis restarting): count in this process rather than answer 500s.
+        in_memory_fallback_enabled=True,
+    )
+    limiter.init_app(app)
+    app.extensions["registry_limiter"] = limiter
+    app.register_error_handler(RateLimitExceeded, handle_rate_limited)
+    app.after_request(add_headers)
+    return limiter

@@ -1,0 +1,115 @@
+"""The OpenAPI document describes exactly the app's routes, with the app's own limits and enums."""
+import re
+
+import pytest
+
+from registry import search as search_module
+from registry.api import models as models_api
+from registry.api.params import MAX_Q
+from registry.curation_schema import ALIAS_SOURCES, MODEL_TYPES, STATUSES
+from registry.openapi import load_document
+from registry.priority import AUTOMATED_SOURCES, CURATION
+
+DOC = load_document()
+SCHEMAS = DOC["components"]["schemas"]
+
+
+def operation(path, method="get"):
+    return DOC["paths"][path][method]
+
+
+def param(path, name, method="get"):
+    for p in operation(path, method)["parameters"]:
+        p = DOC["components"]["parameters"][p["$ref"].rsplit("/", 1)[1]] if "$ref" in p else p
+        if p["name"] == name:
+            return p
+    raise KeyError(name)
+
+
+def param_schema(path, name, method="get"):
+    schema = param(path, name, method)["schema"]
+    return SCHEMAS[schema["$ref"].rsplit("/", 1)[1]] if "$ref" in schema else schema
+
+
+def test_document_is_openapi_3_1_under_the_versioned_prefix():
+    assert DOC["openapi"].startswith("3.1.")
+    assert DOC["servers"] == [{"url": "/api/v1"}]
+    assert "x-anchors" not in DOC
+
+
+def test_every_route_is_documented_and_nothing_else(app):
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule).removeprefix("/api/v1")
+        routes |= {(path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    documented = {(path, method) for path, item in DOC["paths"].items() for method in item}
+    assert routes == documented
+
+
+@pytest.mark.parametrize("path,method", [(p, m) for p, item in DOC["paths"].items() for m in item])
+def test_every_operation_documents_errors_and_rate_limit_headers(path, method):
+    responses = operation(path, method)["responses"]
+    for status in ("429", "500"):
+        assert status in responses
+    for status, response in responses.items():
+        response = DOC["components"]["responses"].get(response.get("$ref", "").rsplit("/", 1)[-1], response)
+        assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"} <= set(response["headers"])
+        if status == "429":
+            assert "Retry-After" in response["headers"]
+        if status.startswith(("4", "5")):
+            assert response["content"]["application/json"]["schema"]["$ref"].endswith("Error")
+    admin = path.startswith("/admin/")
+    assert operation(path, method).get("security") == ([{"adminKey": []}] if admin else None)
+    success = responses["202" if method == "post" else "200"]
+    assert ("ETag" in success["headers"]) is not admin
+    if not admin:
+        assert "304" in responses
+
+
+@pytest.mark.parametrize("path,name,expected", [
+    ("/models", "status", list(STATUSES)),
+    ("/models", "sort", ["release_date", "parameter_count"]),
+    ("/admin/ingestion-runs", "source", list(AUTOMATED_SOURCES) + [CURATION]),
+    ("/admin/ingestion-runs", "status", ["running", "completed", "failed"]),
+])
+def test_enums_match_the_app(path, name, expected):
+    assert sorted(param_schema(path, name)["enum"]) == sorted(expected)
+
+
+def test_schema_enums_match_the_app():
+    assert sorted(SCHEMAS["Status"]["enum"]) == sorted(STATUSES)
+    assert sorted(SCHEMAS["AliasSource"]["enum"]) == sorted(ALIAS_SOURCES)
+    assert sorted(SCHEMAS["AutomatedSource"]["enum"]) == sorted(AUTOMATED_SOURCES)
+    assert SCHEMAS["ModelType"]["enum"] == list(MODEL_TYPES) + [None]
+
+
+@pytest.mark.parametrize("path,name,minimum,maximum,default", [
+    ("/models", "page", 1, 10**6, 1),
+    ("/models", "per_page", 1, models_api.MAX_PER_PAGE, 50),
+    ("/models", "min_params", 0, models_api.MAX_PARAMS, None),
+    ("/models", "max_params", 0, models_api.MAX_PARAMS, None),
+    ("/search", "limit", 1, search_module.MAX_LIMIT, search_module.DEFAULT_LIMIT),
+    ("/admin/ingestion-runs", "limit", 1, 200, 50),
+])
+def test_integer_bounds_match_the_app(path, name, minimum, maximum, default):
+    schema = param_schema(path, name)
+    assert (schema["type"], schema["minimum"], schema["maximum"], schema.get("default")) == \
+        ("integer", minimum, maximum, default)
+
+
+@pytest.mark.parametrize("path", ["/resolve", "/search"])
+def test_q_is_required_text_of_at_most_200(path):
+    assert param(path, "q")["required"] is True
+    assert param_schema(path, "q")["maxLength"] == MAX_Q == 200
+
+
+# The text pattern and the app agree on what is blank or holds control characters.
+@pytest.mark.parametrize("value,valid", [
+    ("claude", True), (" claude ", True), ("\u00e9", True), ("\ufeff", True), ("a b", True),
+    (" ", False), ("\t", False), ("\u3000", False), ("\u00a0", False), ("a\x00", False),
+    ("a\x85", False), ("a\x7f", False), ("a\nb", False),
+])
+def test_text_pattern_agrees_with_the_app(client, value, valid):
+    pattern = SCHEMAS["QueryText"]["pattern"]
+    assert bool(re.search(pattern, value)) is valid
+    assert (client.get("/api/v1/search", query_string={"q": value}).status_code == 200) is valid
