@@ -1,6 +1,7 @@
 """Compute the visible models and aliases from every source's facts (the priority merge)."""
 import fnmatch
 import json
+import re
 from datetime import datetime, timezone
 
 from . import lifecycle, search_index
@@ -35,9 +36,12 @@ class _Families:
         self.rows = {r["slug"]: r for r in conn.execute(
             "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, p.slug AS provider, p.name AS provider_name"
             " FROM families f JOIN providers p ON p.id = f.provider_id ORDER BY p.slug, f.position, f.slug")}
-        self.by_provider = {}
+        # provider -> [(family id, [glob matchers])] in family order: globs parsed and compiled once,
+        # not per model (ingesting 50k hub models calls place() 50k times).
+        self.globs = {}
         for row in self.rows.values():
-            self.by_provider.setdefault(row["provider"], []).append(row)
+            matchers = [re.compile(fnmatch.translate(glob.lower())).match for glob in json.loads(row["match_globs"])]
+            self.globs.setdefault(row["provider"], []).append((row["id"], matchers))
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
     def place(self, provider: str | None, names: list) -> int | None:
@@ -45,10 +49,9 @@ class _Families:
         if provider not in self.providers:
             return None
         lowered = [n.lower() for n in names]
-        for row in self.by_provider.get(provider, []):
-            for glob in json.loads(row["match_globs"]):
-                if any(fnmatch.fnmatchcase(name, glob.lower()) for name in lowered):
-                    return row["id"]
+        for family_id, matchers in self.globs.get(provider, ()):
+            if any(match(name) for match in matchers for name in lowered):
+                return family_id
         return self.uncategorized(provider)
 
     def uncategorized(self, provider: str) -> int:

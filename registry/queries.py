@@ -102,35 +102,66 @@ def _timeline_entry(m) -> dict:
     return entry
 
 
+# SQLite puts NULLs last in a DESC order, so these are "nulls last, ties by slug" and match the
+# models_release / models_params indexes column for column: a page walks the index, no sort of all rows.
 _SORTS = {
-    "release_date": "m.release_date IS NULL, m.release_date DESC, m.slug",
-    "parameter_count": "m.parameter_count IS NULL, m.parameter_count DESC, m.slug",
+    "release_date": "m.release_date DESC, m.slug",
+    "parameter_count": "m.parameter_count DESC, m.slug",
 }
+_JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
     """One page of models matching filters, and the total count."""
-    where, params = [], []
-    for key, column in (("provider", "p.slug"), ("family", "f.slug"), ("status", "m.status")):
+    where, params, joined = [], [], False
+    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
         if filters.get(key) is not None:
             where.append(f"{column} = ?")
             params.append(filters[key])
+            joined = True
     if filters.get("open_source") is not None:
         where.append("f.is_open_source = ?")
         params.append(int(filters["open_source"]))
+        joined = True
+    status_at = None
+    if filters.get("status") is not None:
+        status_at = len(where)
+        # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
+        # which would visit every model of that status); alone, the status index counts without row reads.
+        where.append("+m.status = ?" if joined else "m.status = ?")
+        params.append(filters["status"])
     if filters.get("min_params") is not None:
         where.append("m.parameter_count >= ?")
         params.append(filters["min_params"])
     if filters.get("max_params") is not None:
         where.append("m.parameter_count <= ?")
         params.append(filters["max_params"])
+    # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
+    source = " FROM models m" + (_JOINS if joined else "")
     clause = " WHERE " + " AND ".join(where) if where else ""
-    total = db.execute(
-        "SELECT count(*) FROM models m JOIN families f ON f.id = m.family_id"
-        " JOIN providers p ON p.id = f.provider_id" + clause, params).fetchone()[0]
-    rows = db.execute(_MODEL_SELECT + clause + f" ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?",
-                      params + [per_page, (page - 1) * per_page]).fetchall()
+    total = db.execute("SELECT count(*)" + source + clause, params).fetchone()[0]
+    offset = (page - 1) * per_page
+    if offset >= total:
+        return [], total
+    if status_at is not None and not joined and not _few(db, total, offset + per_page):
+        # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
+        # models_status, whose plan reads and sorts every matching row to return one page).
+        where[status_at] = "+m.status = ?"
+        clause = " WHERE " + " AND ".join(where)
+    # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
+    page_ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
+    rows = db.execute(_MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
+                      params + [per_page, offset]).fetchall()
     return [model_summary(r) for r in rows], total
+
+
+def _few(db, matching: int, needed: int) -> bool:
+    """Is reading and sorting every matching row cheaper than walking the sort index to this page?
+
+    Walking visits about needed * models / matching rows; sorting reads `matching` rows.
+    """
+    models = db.execute("SELECT max(id) FROM models").fetchone()[0] or 0   # the rowid bound: O(log n)
+    return matching * matching <= needed * models
 
 
 def model_row(db, slug: str = None, model_id: int = None):

@@ -20,6 +20,7 @@ closest length) and, for the reverse direction, dict lookups of q's own token sp
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
@@ -39,7 +40,7 @@ MIN_SUBSTRING = 4          # shorter side of a substring match, in normalized ch
 GRAM = 4                   # n of the n-gram index; must be <= MIN_SUBSTRING
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)   # slots: one index holds a row per alias (200k at 50k models)
 class AliasRow:
     alias: str
     source: str
@@ -49,7 +50,7 @@ class AliasRow:
     status: str                # the model's: active / latest / deprecated / sunset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Match:
     row: AliasRow
     stage: str                 # "exact" | "normalized" | "substring"
@@ -70,58 +71,99 @@ def _static_key(r: AliasRow) -> tuple:
             r.position, r.alias)
 
 
+class _ExactView:
+    """index.exact[q]: the rows whose alias is exactly q, found in the bucket of q's normalized form."""
+
+    def __init__(self, index: "AliasIndex"):
+        self._index = index
+
+    def get(self, q: str, default=None):
+        return self._index.exact_rows(q) or default
+
+    def __contains__(self, q: str) -> bool:
+        return bool(self._index.exact_rows(q))
+
+
 class AliasIndex:
+    """The three stages' lookup structures over a list of AliasRows (one per worker process).
+
+    Memory matters (a 50k-model registry has ~200k aliases): buckets hold the rows themselves
+    (tuples: nearly all hold one row), tie-break keys are computed for the few candidates a query
+    meets, the exact stage looks in the bucket of q's normalized form (an alias and q normalize
+    alike when equal), the loose stage maps to the normalized keys of `norm`, and postings are
+    int arrays.
+    """
+
     def __init__(self, rows: Iterable[AliasRow]):
-        self.exact: dict[str, list[tuple]] = {}
-        self.norm: dict[str, list[tuple]] = {}
-        self.loose: dict[str, list[tuple]] = {}
+        self.norm: dict[str, tuple[AliasRow, ...]] = {}
+        self.loose: dict[str, tuple[str, ...]] = {}    # loose key -> the normalized keys that have it
+        self.unnormalized: dict[str, tuple[AliasRow, ...]] = {}   # aliases normalize() empties
+        self.size = 0
         for r in rows:
-            entry = (_static_key(r), r)
-            self.exact.setdefault(r.alias, []).append(entry)
+            self.size += 1
             n = normalize(r.alias)
             if not n:
+                self.unnormalized[r.alias] = self.unnormalized.get(r.alias, ()) + (r,)
                 continue
-            self.norm.setdefault(n, []).append(entry)
-            lk = loose_key(n)
-            if lk:
-                self.loose.setdefault(lk, []).append((entry[0], r, pins(n)))
+            if n == r.alias:   # already normal: keep one string, not two equal ones
+                n = r.alias
+            bucket = self.norm.get(n)
+            if bucket is None:
+                lk = loose_key(n)
+                if lk:
+                    lk = n if lk == n else lk
+                    self.loose[lk] = self.loose.get(lk, ()) + (n,)
+            self.norm[n] = (bucket or ()) + (r,)
+        self.exact = _ExactView(self)
         # substring structure: distinct normalized keys sorted by length, 4-gram postings
         self.keys = sorted(self.norm, key=lambda k: (len(k), k))
         self.max_len = len(self.keys[-1]) if self.keys else 0
-        postings: dict[str, list[int]] = {}
+        postings: dict[str, array] = {}
         for i, k in enumerate(self.keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
-                postings.setdefault(g, []).append(i)
+                ids = postings.get(g)
+                if ids is None:
+                    ids = postings[g] = array("i")
+                ids.append(i)
         self.postings = postings
 
+    def exact_rows(self, q: str, n: str | None = None) -> tuple[AliasRow, ...]:
+        """The rows whose alias is exactly q (n: normalize(q), when the caller has it)."""
+        n = normalize(q) if n is None else n
+        if not n:
+            return self.unnormalized.get(q, ())
+        return tuple(r for r in self.norm.get(n, ()) if r.alias == q)
+
+    def _loose_rows(self, lk: str, want: set) -> list[AliasRow]:
+        """Rows whose normalized alias has loose key lk and every pin in want."""
+        return [r for n in self.loose.get(lk, ()) if want <= set(pins(n)) for r in self.norm[n]]
+
     def __len__(self) -> int:
-        return sum(len(v) for v in self.exact.values())
+        return self.size
 
     # -- stages -------------------------------------------------------------------------
     def match(self, q: str) -> Match | None:
         if not q:
             return None
         guess = guess_source(q)
-        entries = self.exact.get(q)
+        n = normalize(q)
+        entries = self.exact_rows(q, n)
         if entries:
             return Match(_best(entries, guess), "exact", CONFIDENCE["exact"])
-        n = normalize(q)
         if not n:
             return None
         lk = loose_key(n)
         want = set(pins(n))
-        loose = [(k, r) for k, r, p in self.loose.get(lk, ()) if want <= set(p)]
+        loose = self._loose_rows(lk, want)
         if not loose and guess == "cloud-b" and drop_revision(lk) != lk:
-            loose = [(k, r) for k, r, p in self.loose.get(drop_revision(lk), ())
-                     if want <= set(p)]
+            loose = self._loose_rows(drop_revision(lk), want)
         entries = self.norm.get(n)
         if entries:
             row = _best(entries, guess)
             # keep the query's format: an alias of the guessed source *of the same model*
             # that matches loosely ('vertex_ai/claude-3-7-sonnet' -> 'claude-3-7-sonnet@...')
             if row.source != guess:
-                same = [e for e in loose if e[1].model_slug == row.model_slug
-                        and e[1].source == guess]
+                same = [r for r in loose if r.model_slug == row.model_slug and r.source == guess]
                 row = _best(same, guess) if same else row
             return Match(row, "normalized", CONFIDENCE["normalized"])
         if loose:
@@ -136,11 +178,11 @@ class AliasIndex:
         best = None            # (tie-break key, row)
         stop_diff = None       # length difference past which nothing can beat `best`
 
-        def consider(entries: list[tuple], diff: int) -> None:
+        def consider(entries: list[AliasRow], diff: int) -> None:
             nonlocal best, stop_diff
-            for skey, r in entries:
+            for r in entries:
                 same = r.source == guess
-                key = (not same, diff) + skey
+                key = (not same, diff) + _static_key(r)
                 if best is None or key < best[0]:
                     best = (key, r)
                 if same or guess is None:
@@ -214,8 +256,8 @@ def _valid_in(longer: str, shorter: str) -> bool:
     return False
 
 
-def _best(entries: list[tuple], guess: str | None) -> AliasRow:
-    return min(entries, key=lambda e: (e[1].source != guess,) + e[0])[1]
+def _best(entries: list[AliasRow], guess: str | None) -> AliasRow:
+    return min(entries, key=lambda r: (r.source != guess,) + _static_key(r))
 
 
 def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query: str | None = None) -> AliasRow | None:
@@ -230,8 +272,8 @@ def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query
     variant); then the source's primary alias (lowest position); then the alias string.
     """
     same = [a for a in upgrade_aliases if a.source == matched.source]
-    if not same:
-        return None
+    if len(same) < 2:   # none, or the only alias of that format: nothing to weigh
+        return same[0] if same else None
     want = decoration(matched.alias)
     if query is not None:
         asked = decoration(query)

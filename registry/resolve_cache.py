@@ -9,8 +9,15 @@ _cache = {}   # db path -> (generation, AliasIndex)
 
 
 def load_rows(db) -> list:
-    """Every alias with the facts resolve needs for tie-breaks."""
-    return [AliasRow(alias=r[0], source=r[1], model_slug=r[2], position=r[3], release_date=r[4], status=r[5])
+    """Every alias with the facts resolve needs for tie-breaks.
+
+    A model's slug, date and status, and the four sources, repeat on every alias row: each distinct
+    string is kept once (sqlite3 makes a new str per row), which keeps the per-process index small.
+    """
+    shared = {}
+    one = lambda value: shared.setdefault(value, value)   # noqa: E731
+    return [AliasRow(alias=r[0], source=one(r[1]), model_slug=one(r[2]), position=r[3], release_date=one(r[4]),
+                     status=one(r[5]))
             for r in db.execute(
                 "SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status"
                 " FROM aliases a JOIN models m ON m.id = a.model_id")]
@@ -26,6 +33,9 @@ def alias_index(db, path: str) -> AliasIndex:
         cached = _cache.get(path)
         if cached and cached[0] == current:
             return cached[1]
+        # Let the stale index go first: holding it while the new one is built would double the
+        # worker's peak memory after every write run (threads already using it keep their reference).
+        _cache.pop(path, None)
         # Read rows and generation in one read transaction so they agree.
         db.execute("BEGIN")
         try:

@@ -1,0 +1,273 @@
+"""Throughput over HTTP: the registry under the shipped gunicorn settings against the floor app.
+
+Both servers run side by side on 127.0.0.1 (free ports), each with registry.server.settings()
+and only HOST, PORT, REGISTRY_DB and a public budget too high to refuse set in the environment.
+The load alternates between them (floor, endpoint, floor, endpoint, ...) so both see the same
+machine state; the ratio of the medians is reported. Load: wrk (installed with apt-get when
+missing and possible), else a Python keep-alive load generator.
+"""
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HIGH_BUDGET = "1000000000/minute"
+CONNECTIONS = 16
+THREADS = 2
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(**extra) -> dict:
+    """The environment of a benchmark server: the shipped defaults, except what is given here."""
+    drop = ("REGISTRY_", "RATELIMIT_", "WEB_CONCURRENCY", "GUNICORN_", "HOST", "PORT")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+    env.update(RATELIMIT_PUBLIC=HIGH_BUDGET)
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+class Served:
+    """One gunicorn master (registry serve, or the floor app) on a free port."""
+
+    def __init__(self, name: str, command: list, env: dict, log_dir: Path, ready_path: str):
+        self.name = name
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ready_path = ready_path
+        self.log_path = log_dir / f"{name}.log"
+        env = {**env, "HOST": "127.0.0.1", "PORT": str(self.port)}
+        with open(self.log_path, "wb") as log:
+            # stdout is gunicorn's access log: thrown away (it is written, as in production, but not kept).
+            self.proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+                                         start_new_session=True)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"{self.name} exited with {self.proc.returncode}:\n{self.log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(self.url + self.ready_path, timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise SystemExit(f"{self.name} did not answer within {timeout} s:\n{self.log_path.read_text()}")
+
+    def get(self, path: str, timeout: float = 60) -> int:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
+                return response.status
+        except urllib.error.HTTPError as err:
+            return err.code
+
+    def workers(self) -> list:
+        """The pids of the master's worker processes."""
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+            return [int(c) for c in children]
+        except OSError:
+            out = []
+            for stat in Path("/proc").glob("[0-9]*/stat"):
+                try:
+                    fields = stat.read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == self.proc.pid:
+                    out.append(int(stat.parent.name))
+            return out
+
+    def memory(self) -> dict:
+        """VmHWM / VmRSS (MB) of the worker (the largest, if several) and of the master."""
+        def read(pid):
+            values = {}
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                key, _, rest = line.partition(":")
+                if key in ("VmHWM", "VmRSS"):
+                    values[key] = int(rest.split()[0]) / 1024
+            return values
+        workers = [read(pid) for pid in self.workers()]
+        worker = max(workers, key=lambda v: v.get("VmHWM", 0)) if workers else {}
+        return {"worker_hwm_mb": worker.get("VmHWM"), "worker_rss_mb": worker.get("VmRSS"),
+                "master_rss_mb": read(self.proc.pid).get("VmRSS"), "workers": len(workers)}
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)   # gunicorn's graceful shutdown
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def registry_command() -> list:
+    """`registry serve` from the running venv (the shipped command), else gunicorn with gunicorn.conf.py."""
+    script = Path(sys.executable).parent / "registry"
+    if script.exists():
+        return [str(script), "serve"]
+    return [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "registry:create_app()"]
+
+
+def start_registry(db_path: Path, log_dir: Path) -> Served:
+    return Served("registry", registry_command(), server_env(REGISTRY_DB=db_path), log_dir, "/api/v1/providers")
+
+
+def start_floor(log_dir: Path) -> Served:
+    from floorapp import PATH
+    return Served("floor", [sys.executable, str(ROOT / "bench" / "floorapp.py")], server_env(), log_dir, PATH)
+
+
+# -- load generators -------------------------------------------------------------------------------
+
+def ensure_wrk(log=print) -> str | None:
+    """The wrk binary; installed with apt-get when missing and this user may (else None: Python load)."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    apt = shutil.which("apt-get")
+    if apt and os.geteuid() == 0:
+        log("wrk is missing: apt-get install -y wrk ...")
+        for command in ([apt, "install", "-y", "-q", "wrk"], [apt, "update", "-q"], [apt, "install", "-y", "-q", "wrk"]):
+            done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+            if done.returncode == 0 and shutil.which("wrk"):
+                return shutil.which("wrk")
+    log("wrk unavailable: using the Python load generator (lower ceiling; ratios stay comparable)")
+    return None
+
+
+_LUA = """
+local paths = {%s}
+local n = 0
+setup = function(thread) n = n + 1; thread:set("offset", n * 7919) end
+init = function(args) i = offset or 0 end
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i %% #paths) + 1])
+end
+"""
+
+
+def run_wrk(wrk: str, base_url: str, paths: list, seconds: float, workdir: Path) -> dict:
+    script = workdir / "paths.lua"
+    script.write_text(_LUA % ",\n".join(json.dumps(p) for p in paths))
+    done = subprocess.run([wrk, f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{max(1, round(seconds))}s", "--timeout", "10s",
+                           "-s", str(script), base_url], capture_output=True, text=True, timeout=seconds + 60)
+    out = done.stdout
+    rps = re.search(r"Requests/sec:\s*([\d.]+)", out)
+    if done.returncode != 0 or not rps:
+        raise SystemExit(f"wrk failed ({done.returncode}):\n{out}\n{done.stderr}")
+    total = re.search(r"(\d+) requests in", out)
+    non2xx = re.search(r"Non-2xx or 3xx responses:\s*(\d+)", out)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    return {"rps": float(rps.group(1)), "requests": int(total.group(1)) if total else 0,
+            "non2xx": int(non2xx.group(1)) if non2xx else 0,
+            "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0}
+
+
+def _py_worker(args):
+    host, port, paths, seconds, threads, offset = args
+    counts = [0] * threads
+    bad = [0] * threads
+    stop_at = time.monotonic() + seconds
+
+    def loop(t):
+        conn = http.client.HTTPConnection(host, port, timeout=10)
+        i = offset + t * 7919
+        while time.monotonic() < stop_at:
+            i += 1
+            try:
+                conn.request("GET", paths[i % len(paths)])
+                response = conn.getresponse()
+                response.read()
+                counts[t] += 1
+                bad[t] += response.status >= 400
+                if response.getheader("Connection", "").lower() == "close":
+                    conn.close()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection(host, port, timeout=10)
+        conn.close()
+
+    workers = [threading.Thread(target=loop, args=(t,)) for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return sum(counts), sum(bad)
+
+
+def run_python(base_url: str, paths: list, seconds: float) -> dict:
+    host, port = base_url.split("//", 1)[1].split(":")
+    per = CONNECTIONS // THREADS
+    with multiprocessing.get_context("fork").Pool(THREADS) as pool:
+        start = time.monotonic()
+        results = pool.map(_py_worker, [(host, int(port), paths, seconds, per, k * 1000) for k in range(THREADS)])
+        elapsed = time.monotonic() - start
+    total = sum(r[0] for r in results)
+    return {"rps": total / elapsed, "requests": total, "non2xx": sum(r[1] for r in results), "socket_errors": 0}
+
+
+class Load:
+    """One load generator for the run: wrk or the Python fallback."""
+
+    def __init__(self, log=print, kind: str = "auto"):
+        self.wrk = ensure_wrk(log) if kind != "python" else None
+        if kind == "wrk" and not self.wrk:
+            raise SystemExit("--load wrk: wrk is not available")
+        self.name = f"wrk -t{THREADS} -c{CONNECTIONS}" if self.wrk else \
+            f"python keep-alive, {THREADS} processes x {CONNECTIONS // THREADS} connections"
+        self.workdir = Path(tempfile.mkdtemp(prefix="bench-load-"))
+
+    def run(self, base_url: str, paths: list, seconds: float) -> dict:
+        if self.wrk:
+            return run_wrk(self.wrk, base_url, paths, seconds, self.workdir)
+        return run_python(base_url, paths, seconds)
+
+    def close(self):
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def compare(load: Load, floor: Served, registry: Served, endpoints: dict, seconds: float, rounds: int,
+            log=print) -> dict:
+    """{endpoint: {floor: [rps...], endpoint: [rps...], ratio, non2xx}}: alternating runs, ratio of medians."""
+    from floorapp import PATH
+    floor_paths = [f"{PATH}?n={i}" for i in range(1000)]
+    results = {}
+    for name, paths in endpoints.items():
+        load.run(floor.url, floor_paths, 1)          # warm-up: connections, caches, statement cache
+        load.run(registry.url, paths, 1)
+        floor_rps, endpoint_rps, bad = [], [], 0
+        for _ in range(rounds):
+            f = load.run(floor.url, floor_paths, seconds)
+            e = load.run(registry.url, paths, seconds)
+            floor_rps.append(f["rps"])
+            endpoint_rps.append(e["rps"])
+            bad += f["non2xx"] + e["non2xx"] + f["socket_errors"] + e["socket_errors"]
+        ratio = statistics.median(endpoint_rps) / statistics.median(floor_rps)
+        results[name] = {"floor": floor_rps, "endpoint": endpoint_rps, "ratio": ratio, "bad": bad}
+        log(f"  {name:<20} floor {statistics.median(floor_rps):7.0f} req/s  endpoint "
+            f"{statistics.median(endpoint_rps):7.0f} req/s  ratio {ratio:.2f}" + (f"  ({bad} bad)" if bad else ""))
+    return results
