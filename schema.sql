@@ -70,6 +70,8 @@ CREATE TABLE IF NOT EXISTS models (
     updated_at            TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
+-- The family's latest (upgrade, resolve) without reading every model of the family.
+CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);
 CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);
 CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
 CREATE INDEX IF NOT EXISTS models_status ON models(status);

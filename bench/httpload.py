@@ -130,8 +130,9 @@ def registry_command() -> list:
     return [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "registry:create_app()"]
 
 
-def start_registry(db_path: Path, log_dir: Path) -> Served:
-    return Served("registry", registry_command(), server_env(REGISTRY_DB=db_path), log_dir, "/api/v1/providers")
+def start_registry(db_path: Path, log_dir: Path, **env) -> Served:
+    return Served("registry", registry_command(), server_env(REGISTRY_DB=db_path, **env), log_dir,
+                  "/api/v1/providers")
 
 
 def start_floor(log_dir: Path) -> Served:
@@ -149,7 +150,8 @@ def ensure_wrk(log=print) -> str | None:
     apt = shutil.which("apt-get")
     if apt and os.geteuid() == 0:
         log("wrk is missing: apt-get install -y wrk ...")
-        for command in ([apt, "install", "-y", "-q", "wrk"], [apt, "update", "-q"], [apt, "install", "-y", "-q", "wrk"]):
+        install = [apt, "install", "-y", "-q", "wrk"]
+        for command in (install, [apt, "update", "-q"], install):
             done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
             if done.returncode == 0 and shutil.which("wrk"):

@@ -175,7 +175,7 @@ def run_child(db_path: Path, seeds_dir: Path) -> dict:
     try:
         result = json.loads(out.decode().strip().splitlines()[-1])
     except (ValueError, IndexError):
-        raise SystemExit(f"ingest child failed ({proc.returncode}):\n{out.decode()}\n{err.decode()[-4000:]}")
+        raise SystemExit(f"ingest child failed ({proc.returncode}):\n{out.decode()}\n{err.decode()[-4000:]}") from None
     result.update(wall_s=wall, peak_rss_mb=usage.ru_maxrss / 1024)
     return result
 

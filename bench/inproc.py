@@ -61,7 +61,7 @@ def resolve_queries(conn, index, n: int, rnd: random.Random) -> dict:
     wanted = {stage: [] for stage in STAGES}
     for _ in range(20):
         batch = bench_resolve.queries(rows, rnd, max(n, 50))
-        for kind, qs in batch.items():
+        for qs in batch.values():
             for q in qs:
                 if not q.strip() or len(q) > 200:
                     continue

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`make bench`: where the service stands at 1k, 10k and 50k models, against issue 9's targets.
 
-    .venv/bin/python bench/run.py            # full run (about 5 minutes on 2 cores; the first run also builds the registries)
+    .venv/bin/python bench/run.py            # full run (about 5 minutes on 2 cores;
+                                             # the first run also builds the registries)
     .venv/bin/python bench/run.py --quick    # smoke run (1-2 minutes, smaller sizes)
 
 Phases: build (or reuse, from bench/.cache/) the registries; in-process latency per endpoint and
@@ -99,13 +100,20 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
             raise SystemExit(f"resolve answered {status}")
         results = httpload.compare(load, floor, registry, endpoints, seconds, rounds, log)
         memory, floor_memory = registry.memory(), floor.memory()
+        registry.stop()
+        # The same endpoints with the response cache off: every request computed from the database.
+        log("  (response cache off)")
+        registry = httpload.start_registry(db_path, log_dir, REGISTRY_RESPONSE_CACHE_BYTES=0)
+        registry.wait_ready()
+        registry.get("/api/v1/resolve?q=warm-up")
+        uncached = httpload.compare(load, floor, registry, endpoints, seconds, rounds, log)
     finally:
         registry.stop()
         floor.stop()
         load.close()
     shutil.rmtree(log_dir, ignore_errors=True)
     s = settings({})
-    return {"endpoints": results, "memory": memory, "floor_memory": floor_memory, "load": load.name,
+    return {"endpoints": results, "uncached": uncached, "memory": memory, "floor_memory": floor_memory, "load": load.name,
             "seconds": seconds, "rounds": rounds, "first_resolve_s": first_resolve,
             "settings": f"{s['workers']} worker × {s['threads']} threads, {s['worker_class']}"}
 

@@ -138,7 +138,7 @@ def build_synthetic(path: Path, n: int, seed: int) -> dict:
             by_family.setdefault(m["family_id"], []).append(m)
     for members in by_family.values():
         members.sort(key=lambda m: (m["release_date"], m["slug"]))
-        for older, newer in zip(members, members[1:]):
+        for older, newer in zip(members, members[1:], strict=False):
             if older["deprecation_date"] and rnd.random() < 0.7:
                 successors[older["id"]] = newer["id"]
     timings["generate_s"] = time.perf_counter() - start

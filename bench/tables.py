@@ -127,6 +127,12 @@ def render(res: dict) -> str:
                 f"{TARGETS['ratio']:.1f}× of that only if its own work adds at most "
                 f"{(1 / TARGETS['ratio'] - 1) * 1000 / floor_rps:.2f} ms (under load the gap "
                 "measures wider than this).", ""]
+        if http.get("uncached"):
+            out += ["The same with the response cache off (`REGISTRY_RESPONSE_CACHE_BYTES=0`: every request "
+                    "computed from the database; the targets above are measured as shipped, cache on):", "",
+                    table(["endpoint", "floor req/s", "endpoint req/s", "ratio"],
+                          [[name, f"{statistics.median(r['floor']):.0f}", f"{statistics.median(r['endpoint']):.0f}",
+                            f"{r['ratio']:.2f}×"] for name, r in http["uncached"].items()]), ""]
         mem, fmem = http["memory"], http["floor_memory"]
         out += [f"Memory after the load: registry worker VmHWM {mem['worker_hwm_mb']:.0f} MB (VmRSS "
                 f"{mem['worker_rss_mb']:.0f} MB, master {mem['master_rss_mb']:.0f} MB); floor worker VmHWM "

@@ -4,7 +4,7 @@ import logging
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import db, errors, hardening, http_cache, limits, openapi
+from . import db, errors, hardening, http_cache, limits, openapi, response_cache
 from .config import from_environment
 
 
@@ -30,6 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     limits.init_app(app)   # first: its before_request counts even requests the others refuse
     hardening.init_app(app)
     http_cache.init_app(app)
+    response_cache.init_app(app)   # after the limiter (a cached answer still counts), before the views
     from .api import bp
     app.register_blueprint(bp)
     openapi.init_app(app)

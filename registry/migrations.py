@@ -40,6 +40,8 @@ STEPS = [
     # Version 2 changed only the search index (plain unicode61 tokenizer, more prefix indexes,
     # documents with undecorated name variants): derived data, so nothing to move by hand.
     Step(2, "search index: new tokenizer and prefixes, rebuilt documents", None, rebuild_search=True),
+    Step(3, "index models by family and status (a family's latest in one lookup)",
+         "CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);"),
 ]
 
 

@@ -1,6 +1,8 @@
 """ETag, Cache-Control and 304 (decisions §15)."""
 import pytest
 
+from registry.db import bump_generation, transaction
+
 KEY = "cache-key"
 PUBLIC_URLS = [
     "/api/v1/providers",
@@ -59,8 +61,10 @@ def test_if_none_match_forms(client, header, status):
 
 def test_changed_data_changes_the_etag(client, rw):
     before = client.get("/api/v1/providers/anthropic").headers["ETag"]
-    rw.execute("UPDATE providers SET name = 'Anthropic PBC' WHERE slug = 'anthropic'")
-    rw.commit()
+    # As every write run does, the change bumps the data generation (cached answers are tagged with it).
+    with transaction(rw):
+        rw.execute("UPDATE providers SET name = 'Anthropic PBC' WHERE slug = 'anthropic'")
+        bump_generation(rw)
     response = client.get("/api/v1/providers/anthropic", headers={"If-None-Match": before})
     assert response.status_code == 200
     assert response.headers["ETag"] != before

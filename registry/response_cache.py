@@ -1,0 +1,93 @@
+"""Rendered public answers, kept per process and per data generation (a read-mostly service).
+
+The data changes once a day (an ingest or a curation run bumps the generation), while the same
+identifiers are resolved and the same pages read again and again. A 200 answer to a public GET is
+kept under its path and query string, tagged with the generation it was computed from, and served
+again only while the database still has that generation: each request reads the generation (one
+indexed row), so no process ever serves data older than the database it reads, and nothing here
+needs to agree with other processes. The limiter, the rate-limit headers and ETag/304 handling
+run for cached answers exactly as for fresh ones. Memory is bounded by RESPONSE_CACHE_BYTES.
+"""
+import threading
+from collections import OrderedDict
+
+from flask import current_app, g, request
+
+from .db import generation, get_db
+from .limits import is_admin_request
+
+MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
+
+
+class ResponseCache:
+    """A byte-bounded LRU of (generation, body) by request path, safe across threads."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.entries = OrderedDict()   # key -> (generation, body bytes)
+        self.lock = threading.Lock()
+
+    def get(self, key, current: int):
+        """The body kept for key at generation current, or None."""
+        with self.lock:
+            entry = self.entries.get(key)
+            if entry is None:
+                return None
+            if entry[0] != current:
+                self._drop(key)
+                return None
+            self.entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key, current: int, body: bytes) -> None:
+        """Keep body for key at generation current, evicting the least recently used beyond the bound."""
+        if len(body) > min(MAX_ENTRY, self.max_bytes):
+            return
+        with self.lock:
+            if key in self.entries:
+                self._drop(key)
+            self.entries[key] = (current, body)
+            self.size += len(body)
+            while self.size > self.max_bytes:
+                self._drop(next(iter(self.entries)))
+
+    def _drop(self, key) -> None:
+        self.size -= len(self.entries.pop(key)[1])
+
+
+def _cacheable() -> bool:
+    return request.method in ("GET", "HEAD") and not is_admin_request() and request.endpoint is not None
+
+
+def serve_cached():
+    """Answer from the cache when this path was rendered at the database's current generation."""
+    cache = current_app.extensions.get("registry_response_cache")
+    if cache is None or not _cacheable():
+        return None
+    g.cache_generation = generation(get_db())
+    body = cache.get(request.full_path, g.cache_generation)
+    if body is None:
+        return None
+    g.served_from_cache = True
+    return current_app.response_class(body, status=200, mimetype="application/json")
+
+
+def keep_rendered(response):
+    """Keep a fresh 200 JSON answer under the generation read before it was computed."""
+    cache = current_app.extensions.get("registry_response_cache")
+    if (cache is not None and response.status_code == 200 and "cache_generation" in g
+            and not g.get("served_from_cache") and response.mimetype == "application/json"
+            and not response.direct_passthrough):
+        cache.put(request.full_path, g.cache_generation, response.get_data())
+    return response
+
+
+def init_app(app) -> None:
+    """Attach a cache of RESPONSE_CACHE_BYTES (0 turns it off) and its two hooks."""
+    max_bytes = int(app.config.get("RESPONSE_CACHE_BYTES", 0))
+    if max_bytes <= 0:
+        return
+    app.extensions["registry_response_cache"] = ResponseCache(max_bytes)
+    app.before_request(serve_cached)
+    app.after_request(keep_rendered)

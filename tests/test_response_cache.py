@@ -1,0 +1,91 @@
+"""Rendered public answers are reused until the data generation changes, and never bypass the limiter."""
+import pytest
+
+from registry import create_app, queries
+from registry.response_cache import ResponseCache
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Count how often the model detail is computed from the database."""
+    calls = []
+    real = queries.get_model
+
+    def spy(db, slug):
+        calls.append(slug)
+        return real(db, slug)
+    monkeypatch.setattr(queries, "get_model", spy)
+    return calls
+
+
+def test_repeated_get_is_served_from_the_cache(client, counted):
+    first = client.get("/api/v1/models/claude-sonnet-4-20250514")
+    second = client.get("/api/v1/models/claude-sonnet-4-20250514")
+    assert first.get_data() == second.get_data()
+    assert counted == ["claude-sonnet-4-20250514"]
+    assert second.headers["ETag"] == first.headers["ETag"]
+
+
+def test_a_write_run_invalidates(client, runner, curation_dir, counted):
+    client.get("/api/v1/models/llama-3.1-70b-instruct")
+    text = (curation_dir / "meta.yaml").read_text().replace("parameter_label: 70B", "parameter_label: 70.6B")
+    (curation_dir / "meta.yaml").write_text(text)
+    assert runner.invoke(args=["curate"]).exit_code == 0
+    body = client.get("/api/v1/models/llama-3.1-70b-instruct").get_json()
+    assert body["parameter_label"] == "70.6B"
+    assert len(counted) == 2
+
+
+def test_cached_answers_still_count_against_the_budget(app, monkeypatch):
+    app.config["RATELIMIT_PUBLIC"] = "3/minute"
+    client = app.test_client()
+    remaining = [client.get("/api/v1/providers").headers.get("X-RateLimit-Remaining") for _ in range(3)]
+    assert remaining == ["2", "1", "0"]
+    assert client.get("/api/v1/providers").status_code == 429
+
+
+def test_cached_answer_honours_if_none_match(client):
+    etag = client.get("/api/v1/families").headers["ETag"]
+    assert client.get("/api/v1/families", headers={"If-None-Match": etag}).status_code == 304
+    assert client.get("/api/v1/families").status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/api/v1/models/nope", "/api/v1/models?per_page=0"])
+def test_errors_are_not_kept(client, url, monkeypatch):
+    cache = client.application.extensions["registry_response_cache"]
+    client.get(url)
+    assert cache.entries == {}
+
+
+def test_query_string_is_part_of_the_key(client):
+    a = client.get("/api/v1/models?per_page=1").get_json()
+    b = client.get("/api/v1/models?per_page=2").get_json()
+    assert len(a["models"]) == 1 and len(b["models"]) == 2
+
+
+def test_zero_bytes_turns_it_off(app, counted):
+    off = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "RESPONSE_CACHE_BYTES": 0})
+    client = off.test_client()
+    client.get("/api/v1/models/claude-sonnet-4-20250514")
+    client.get("/api/v1/models/claude-sonnet-4-20250514")
+    assert len(counted) == 2
+
+
+@pytest.mark.parametrize("puts,max_bytes,kept", [
+    ([("a", b"x" * 4), ("b", b"y" * 4)], 8, ["a", "b"]),
+    ([("a", b"x" * 4), ("b", b"y" * 4), ("c", b"z" * 4)], 8, ["b", "c"]),   # least recently used goes
+    ([("a", b"x" * 9)], 8, []),                                             # bigger than the bound
+    ([("a", b"x" * 4), ("a", b"y" * 6)], 8, ["a"]),                          # replaced, size recounted
+])
+def test_lru_bound(puts, max_bytes, kept):
+    cache = ResponseCache(max_bytes)
+    for key, body in puts:
+        cache.put(key, 1, body)
+    assert list(cache.entries) == kept
+    assert cache.size == sum(len(cache.entries[k][1]) for k in kept) <= max_bytes
+
+
+def test_other_generation_is_a_miss():
+    cache = ResponseCache(100)
+    cache.put("a", 1, b"old")
+    assert cache.get("a", 2) is None and cache.entries == {}
