@@ -113,7 +113,8 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         load.close()
     shutil.rmtree(log_dir, ignore_errors=True)
     s = settings({})
-    return {"endpoints": results, "uncached": uncached, "memory": memory, "floor_memory": floor_memory, "load": load.name,
+    return {"endpoints": results, "uncached": uncached, "memory": memory, "floor_memory": floor_memory,
+            "load": load.name,
             "seconds": seconds, "rounds": rounds, "first_resolve_s": first_resolve,
             "settings": f"{s['workers']} worker × {s['threads']} threads, {s['worker_class']}"}
 
