@@ -20,16 +20,16 @@ MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to
 
 
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body) by request path, safe across threads."""
+    """A byte-bounded LRU of (generation, body, etag) by request path and query, safe across threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes)
+        self.entries = OrderedDict()   # key -> (generation, body bytes, etag)
         self.lock = threading.Lock()
 
     def get(self, key, current: int):
-        """The body kept for key at generation current, or None."""
+        """The (body, etag) kept for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -38,16 +38,16 @@ class ResponseCache:
                 self._drop(key)
                 return None
             self.entries.move_to_end(key)
-            return entry[1]
+            return entry[1:]
 
-    def put(self, key, current: int, body: bytes) -> None:
+    def put(self, key, current: int, body: bytes, etag: str = "") -> None:
         """Keep body for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body)
+            self.entries[key] = (current, body, etag)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
@@ -60,17 +60,24 @@ def _cacheable() -> bool:
     return request.method in ("GET", "HEAD") and not is_admin_request() and request.endpoint is not None
 
 
+def _key() -> tuple:
+    # The raw query string, not a parsed one: distinct spellings are distinct keys, never a wrong answer.
+    return request.path, request.query_string
+
+
 def serve_cached():
     """Answer from the cache when this path was rendered at the database's current generation."""
     cache = current_app.extensions.get("registry_response_cache")
     if cache is None or not _cacheable():
         return None
     g.cache_generation = generation(get_db())
-    body = cache.get(request.full_path, g.cache_generation)
-    if body is None:
+    kept = cache.get(_key(), g.cache_generation)
+    if kept is None:
         return None
     g.served_from_cache = True
-    return current_app.response_class(body, status=200, mimetype="application/json")
+    response = current_app.response_class(kept[0], status=200, mimetype="application/json")
+    response.set_etag(kept[1])   # computed once when kept: the ETag hook finds it and skips hashing
+    return response
 
 
 def keep_rendered(response):
@@ -79,7 +86,8 @@ def keep_rendered(response):
     if (cache is not None and response.status_code == 200 and "cache_generation" in g
             and not g.get("served_from_cache") and response.mimetype == "application/json"
             and not response.direct_passthrough):
-        cache.put(request.full_path, g.cache_generation, response.get_data())
+        response.add_etag()
+        cache.put(_key(), g.cache_generation, response.get_data(), response.get_etag()[0])
     return response
 
 
