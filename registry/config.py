@@ -27,5 +27,5 @@ def from_environment() -> dict:
         "RATELIMIT_ADMIN": env.get("RATELIMIT_ADMIN") or "20/minute",
         "TRUSTED_PROXIES": _int(env, "TRUSTED_PROXIES", 0),
         # Rendered public answers kept per process until the data changes (registry/response_cache.py).
-        "RESPONSE_CACHE_BYTES": _int(env, "REGISTRY_RESPONSE_CACHE_BYTES", 4 * 1024 * 1024),
+        "RESPONSE_CACHE_BYTES": _int(env, "REGISTRY_RESPONSE_CACHE_BYTES", 8 * 1024 * 1024),
     }
