@@ -11,20 +11,27 @@ def today() -> str:
     return os.environ.get("REGISTRY_TODAY") or datetime.now(timezone.utc).date().isoformat()
 
 
-def _flags(conn) -> dict:
-    """slug -> {deprecated, retired, status}: the lifecycle signals sources gave, by priority."""
+SIGNALS = ("deprecated", "retired", "status")
+
+
+def signals_of(facts: dict) -> dict:
+    """slug -> {deprecated, retired, status}: the lifecycle signals sources gave, by priority.
+
+    facts: slug -> field -> {source: value}, as merge loads them (only the signal fields are read).
+    """
+    flags = {}
+    for slug, fields in facts.items():
+        chosen = {field: pick(field, fields[field]) for field in SIGNALS if field in fields}
+        flags[slug] = {field: c[0] for field, c in chosen.items() if c is not None}
+    return flags
+
+
+def _load_signals(conn) -> dict:
     raw = {}
     for source, slug, field, value in conn.execute(
             "SELECT source, model_slug, field, value FROM facts WHERE field IN ('deprecated', 'retired', 'status')"):
         raw.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
-    flags = {}
-    for slug, fields in raw.items():
-        flags[slug] = {}
-        for field, by_source in fields.items():
-            chosen = pick(field, by_source)
-            if chosen is not None:
-                flags[slug][field] = chosen[0]
-    return flags
+    return signals_of(raw)
 
 
 def derive(model: dict, flags: dict, on: str) -> str | None:
@@ -39,10 +46,13 @@ def derive(model: dict, flags: dict, on: str) -> str | None:
     return None
 
 
-def recompute(conn, on: str | None = None) -> set:
-    """Set every model's status; return the slugs whose status changed."""
+def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
+    """Set every model's status; return the slugs whose status changed.
+
+    signals: what signals_of() gives for the current facts, when the caller already has them.
+    """
     on = on or today()
-    flags = _flags(conn)
+    flags = _load_signals(conn) if signals is None else signals
     models = [dict(r) for r in conn.execute(
         "SELECT id, slug, family_id, status, release_date, deprecation_date, sunset_date FROM models")]
     status, pinned = {}, {}

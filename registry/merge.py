@@ -180,7 +180,7 @@ def recompute(conn) -> tuple[int, int]:
         conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
 
     changed |= _write_aliases(conn, claims, names_by_model, ids, kept)
-    changed |= lifecycle.recompute(conn)
+    changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
     changed -= added
     touched = added | changed
     if changed:
