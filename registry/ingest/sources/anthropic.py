@@ -50,32 +50,19 @@ def parse(pages: list[Page]) -> list[Record]:
 
 def _fields(item: dict, ctx: str) -> dict:
     """The facts of one model item."""
-    fields = {}
-    name = u.opt_str(item, "display_name", ctx)
-    if name:
-        fields["display_name"] = name
-    released = u.day(item.get("created_at"), ctx, "created_at")
-    if released:
-        fields["release_date"] = released
-    for key, target in (("max_input_tokens", "input_context_window"), ("max_tokens", "output_context_window")):
-        value = u.opt_int(item, key, ctx)
-        if value:
-            fields[target] = value
     lifecycle = u.opt_str(item, "lifecycle", ctx)
-    if lifecycle:
-        fields["lifecycle"] = lifecycle
+    fields = u.stated(
+        display_name=u.opt_str(item, "display_name", ctx),
+        release_date=u.day(item.get("created_at"), ctx, "created_at"),
+        input_context_window=u.opt_int(item, "max_input_tokens", ctx) or None,
+        output_context_window=u.opt_int(item, "max_tokens", ctx) or None,
+        lifecycle=lifecycle,
         # Only the flags the API raises; "active" says nothing against a passed deprecation date.
-        if lifecycle == "deprecated":
-            fields["deprecated"] = True
-        elif lifecycle == "retired":
-            fields["retired"] = True
-    for key, target in (("deprecated_at", "deprecation_date"), ("retires_at", "sunset_date")):
-        value = u.day(item.get(key), ctx, key)
-        if value:
-            fields[target] = value
-    line = u.opt_str(item, "line", ctx)
-    if line:
-        fields["line"] = line
+        deprecated=True if lifecycle == "deprecated" else None,
+        retired=True if lifecycle == "retired" else None,
+        deprecation_date=u.day(item.get("deprecated_at"), ctx, "deprecated_at"),
+        sunset_date=u.day(item.get("retires_at"), ctx, "retires_at"),
+        line=u.opt_str(item, "line", ctx))
     capabilities = item.get("capabilities")
     if capabilities is not None:
         if not isinstance(capabilities, dict):

@@ -32,20 +32,12 @@ def parse(pages: list[Page]) -> list[Record]:
 
 def _fields(item: dict, ctx: str) -> dict:
     """The facts of one model item."""
-    fields = {}
-    for key, target in (("displayName", "display_name"), ("version", "version"),
-                        ("description", "description"), ("baseModelId", "base_model_id")):
-        value = u.opt_str(item, key, ctx)
-        if value:
-            fields[target] = value
-    for key, target in (("inputTokenLimit", "input_context_window"), ("outputTokenLimit", "output_context_window")):
-        value = u.opt_int(item, key, ctx)
-        if value:
-            fields[target] = value
-    methods = u.opt_list(item, "supportedGenerationMethods", ctx)
-    if methods:
-        fields["supported_generation_methods"] = methods
-    thinking = u.opt_bool(item, "thinking", ctx)
-    if thinking is not None:
-        fields["thinking"] = thinking
-    return fields
+    return u.stated(
+        display_name=u.opt_str(item, "displayName", ctx),
+        version=u.opt_str(item, "version", ctx),
+        description=u.opt_str(item, "description", ctx),
+        base_model_id=u.opt_str(item, "baseModelId", ctx),
+        input_context_window=u.opt_int(item, "inputTokenLimit", ctx) or None,
+        output_context_window=u.opt_int(item, "outputTokenLimit", ctx) or None,
+        supported_generation_methods=u.opt_list(item, "supportedGenerationMethods", ctx),
+        thinking=u.opt_bool(item, "thinking", ctx))
