@@ -116,6 +116,13 @@ def generation(conn: sqlite3.Connection) -> int:
     return row[0] if row else 0
 
 
+def request_generation() -> int:
+    """The data generation as this request first read it (read once per request, then reused)."""
+    if "generation" not in g:
+        g.generation = generation(get_db())
+    return g.generation
+
+
 @click.command("init-db")
 @with_appcontext
 def init_db_command():

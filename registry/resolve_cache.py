@@ -23,9 +23,12 @@ def load_rows(db) -> list:
                 " FROM aliases a JOIN models m ON m.id = a.model_id")]
 
 
-def alias_index(db, path: str) -> AliasIndex:
-    """The index for this database, built once per data generation (checked per call: one tiny query)."""
-    current = generation(db)
+def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
+    """The index for this database, built once per data generation.
+
+    current: the generation the caller already read (else read here: one tiny query).
+    """
+    current = generation(db) if current is None else current
     cached = _cache.get(path)
     if cached and cached[0] == current:
         return cached[1]

@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from flask import current_app, g, request
 
-from .db import generation, get_db
+from .db import request_generation
 from .limits import is_admin_request
 
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
@@ -70,8 +70,7 @@ def serve_cached():
     cache = current_app.extensions.get("registry_response_cache")
     if cache is None or not _cacheable():
         return None
-    g.cache_generation = generation(get_db())
-    kept = cache.get(_key(), g.cache_generation)
+    kept = cache.get(_key(), request_generation())
     if kept is None:
         return None
     g.served_from_cache = True
@@ -83,11 +82,11 @@ def serve_cached():
 def keep_rendered(response):
     """Keep a fresh 200 JSON answer under the generation read before it was computed."""
     cache = current_app.extensions.get("registry_response_cache")
-    if (cache is not None and response.status_code == 200 and "cache_generation" in g
+    if (cache is not None and response.status_code == 200 and "generation" in g
             and not g.get("served_from_cache") and response.mimetype == "application/json"
             and not response.direct_passthrough):
         response.add_etag()
-        cache.put(_key(), g.cache_generation, response.get_data(), response.get_etag()[0])
+        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0])
     return response
 
 

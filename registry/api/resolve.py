@@ -2,7 +2,7 @@
 from flask import current_app, jsonify
 
 from .. import queries
-from ..db import get_db
+from ..db import get_db, request_generation
 from ..errors import ApiError
 from ..resolve import AliasRow, pick_upgrade_alias
 from ..resolve_cache import alias_index
@@ -13,7 +13,7 @@ from . import bp, params
 def resolve():
     q = params.query_text()
     db = get_db()
-    match = alias_index(db, current_app.config["DATABASE"]).match(q)
+    match = alias_index(db, current_app.config["DATABASE"], request_generation()).match(q)
     if match is None:
         raise ApiError(404, "not_found", f"No model matches '{q}'.")
     row = queries.model_row(db, slug=match.row.model_slug)
