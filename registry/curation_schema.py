@@ -14,7 +14,7 @@ FAMILY_KEYS = {"slug", "name", "description", "is_open_source", "match", "models
 # Model fields a curation entry (or a correction) may set; each becomes a fact of source curation.
 MODEL_FIELDS = ("family", "display_name", "version", "model_type", "release_date", "deprecation_date",
                 "sunset_date", "parameter_count", "parameter_label", "input_context_window",
-                "output_context_window", "canonical_url", "successor", "status")
+                "output_context_window", "canonical_url", "successor", "status", "earliest_sunset_date")
 MODEL_KEYS = {"slug", "aliases", *MODEL_FIELDS} - {"family"}
 CORRECTION_KEYS = {"aliases", *MODEL_FIELDS}
 
@@ -83,6 +83,9 @@ FIELD_CHECKS = {
     "canonical_url": (_url, True),
     "successor": (_model_slug, True),
     "status": (_one_of(STATUSES), True),
+    # A provider's "not sooner than" retirement date: not a shutdown day, so it is kept in
+    # metadata, never in sunset_date (docs/api-decisions.md, lifecycle).
+    "earliest_sunset_date": (_date, True),
 }
 
 

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Lifecycle truth on the shipped registry: known, right status, right sunset_date, right upgrade.
+
+Builds the registry as `make run` does (schema, curation, every source from seeds/) into a
+temporary file, unless --db names one, pins REGISTRY_TODAY (default 2026-11-22), and asks the
+app, through its own HTTP interface, about every row of tests/data/lifecycle_dev.jsonl:
+
+- known: /resolve finds a model at confidence >= 0.8;
+- status: the model's status (active and latest count as `not-deprecated`); rows whose status
+  is `unknown` are not counted;
+- sunset_date: the model's sunset_date equals the row's (both absent counts as right);
+- upgrade: for rows naming replacements, /models/{slug}/upgrade names a replacement, or a
+  model that the replacement's successor chain leads to.
+
+    python3 scripts/eval_lifecycle.py [--db PATH] [--today DATE] [--verbose]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "lifecycle_dev.jsonl"
+WORKING = ("active", "latest")
+
+
+def build(db: str) -> None:
+    """Schema, curation and every seed, as the Makefile's db target does."""
+    flask = [sys.executable, "-m", "flask", "--app", "registry"]
+    env = {**os.environ, "REGISTRY_DB": db}
+    for args in (["init-db"], ["curate"], ["ingest", "--offline"]):
+        subprocess.run(flask + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def chain(client, slug: str) -> list[str]:
+    """slug and every model its successor chain leads to."""
+    seen = [slug]
+    while True:
+        body = client.get(f"/api/v1/models/{seen[-1]}").get_json() or {}
+        nxt = (body.get("successor") or {}).get("slug") if isinstance(body.get("successor"), dict) else None
+        if not nxt or nxt in seen:
+            return seen
+        seen.append(nxt)
+
+
+def evaluate(client, rows: list[dict]) -> dict:
+    """Score every row; return the four shares and the misses."""
+    score = {k: [0, 0] for k in ("known", "status", "sunset_date", "upgrade")}
+    misses = []
+    for row in rows:
+        r = client.get("/api/v1/resolve", query_string={"q": row["model"]})
+        body = r.get_json() if r.status_code == 200 else None
+        known = body is not None and body["confidence"] >= 0.8
+        score["known"][1] += 1
+        score["known"][0] += known
+        model = client.get(f"/api/v1/models/{body['matched_model']['slug']}").get_json() if known else None
+        want_status = row["status_on_2026-11-22"]
+        if want_status != "unknown":
+            got = model and ("not-deprecated" if model["status"] in WORKING else model["status"])
+            score["status"][1] += 1
+            score["status"][0] += got == want_status
+            if got != want_status:
+                misses.append(("status", row["model"], want_status, got))
+        got_sunset = model["sunset_date"] if model else "?"
+        score["sunset_date"][1] += 1
+        score["sunset_date"][0] += got_sunset == row["sunset_date"]
+        if got_sunset != row["sunset_date"]:
+            misses.append(("sunset_date", row["model"], row["sunset_date"], got_sunset))
+        if row["replacements"]:
+            score["upgrade"][1] += 1
+            up = None
+            if model:
+                up = (client.get(f"/api/v1/models/{model['slug']}/upgrade").get_json() or {}).get("upgrade")
+            good = set()
+            for rep in row["replacements"]:
+                rr = client.get("/api/v1/resolve", query_string={"q": rep})
+                if rr.status_code == 200 and rr.get_json()["confidence"] >= 0.8:
+                    good.update(chain(client, rr.get_json()["matched_model"]["slug"]))
+            ok = up is not None and up["slug"] in good
+            score["upgrade"][0] += ok
+            if not ok:
+                misses.append(("upgrade", row["model"], row["replacements"], up and up["slug"]))
+        if not known:
+            misses.append(("known", row["model"], "-", body and body["matched_model"]["slug"]))
+    return {"score": score, "misses": misses}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", help="an existing registry database (default: build one from seeds)")
+    ap.add_argument("--today", default="2026-11-22")
+    ap.add_argument("--data", default=str(DATA))
+    ap.add_argument("--verbose", action="store_true", help="list every miss")
+    args = ap.parse_args()
+    os.environ["REGISTRY_TODAY"] = args.today
+    sys.path.insert(0, str(ROOT))
+    rows = [json.loads(line) for line in open(args.data, encoding="utf-8") if line.strip()]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or os.path.join(tmp, "registry.db")
+        if not args.db:
+            build(db)
+        from registry import create_app
+        app = create_app({"TESTING": True, "DATABASE": db, "RATELIMIT_ENABLED": False})
+        res = evaluate(app.test_client(), rows)
+    print(f"rows: {len(rows)} (today {args.today})")
+    for name, (ok, n) in res["score"].items():
+        print(f"{name:<12} {ok:>4}/{n:<4} {ok / n if n else 0:.1%}")
+    if args.verbose:
+        for kind, model, want, got in sorted(res["misses"], key=lambda m: (m[0], m[1])):
+            print(f"  {kind:<12} {model:<45} want {want}  got {got}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
