@@ -5,7 +5,7 @@ Synthetic models come from scripts/bench_search.py's generator (24 providers, re
 module adds what the API serves beyond names: families per major version, parameter counts from
 the size token, context windows, model types, lifecycle dates, successors and provenance metadata.
 Rows go in with executemany; statuses come from registry.lifecycle.recompute, alias keys from
-registry.merge.model_key and the FTS documents from registry.search_index.refresh, as a real run
+registry.merge.model_key and the FTS documents from registry.documents.refresh, as a real run
 writes them. Built files are cached under bench/.cache/, keyed by size, seed and the sources
 that shape them (this file, the generator, schema.sql).
 """
@@ -27,7 +27,8 @@ for extra in (ROOT, ROOT / "scripts"):
         sys.path.append(str(extra))
 
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
-from registry import lifecycle, search_index  # noqa: E402
+from registry import lifecycle
+from registry.search import documents  # noqa: E402
 from registry.curate import apply_curation  # noqa: E402
 from registry.curation import read_curation  # noqa: E402
 from registry.db import bump_generation, connect_rw, init_db, schema_sql, transaction  # noqa: E402
@@ -176,7 +177,7 @@ def build_synthetic(path: Path, n: int, seed: int) -> dict:
             lifecycle.recompute(conn)
             timings["lifecycle_s"] = time.perf_counter() - start
             start = time.perf_counter()
-            search_index.refresh(conn)
+            documents.refresh(conn)
             timings["fts_s"] = time.perf_counter() - start
             bump_generation(conn)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

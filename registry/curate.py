@@ -1,7 +1,8 @@
 """Apply a validated curation to the database, and report what curators should look at."""
 import json
 
-from . import merge, search_index
+from . import merge
+from .search import documents
 from .curation import SOURCE, Curation
 from .db import bump_generation, transaction
 from .merge import now_iso
@@ -95,7 +96,7 @@ def apply_curation(conn, cur: Curation) -> tuple[int, int]:
                 (json.dumps(sorted(curated)),))
             families_after = conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
             if families_after != families_before:
-                search_index.refresh(conn)
+                documents.refresh(conn)
             bump_generation(conn)
             complete_run(conn, run_id, added, updated)
     except BaseException as exc:

@@ -4,7 +4,8 @@ import json
 import re
 from datetime import datetime, timezone
 
-from . import lifecycle, search_index
+from . import lifecycle
+from .search import documents
 from .priority import FEED, LINK_FIELDS, MODEL_COLUMNS, FLAG_FIELDS, pick, tier
 from .resolve import normalize
 
@@ -185,7 +186,7 @@ def recompute(conn) -> tuple[int, int]:
     touched = added | changed
     if changed:
         conn.executemany("UPDATE models SET updated_at = ? WHERE slug = ?", [(stamp, s) for s in changed])
-    search_index.refresh(conn, [ids[s] for s in touched if s in ids])
+    documents.refresh(conn, [ids[s] for s in touched if s in ids])
     return len(added), len(changed)
 
 

@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Callable, Union
 
-from . import search_index
+from .search import documents
 
 FIRST_VERSION = 1
 _SEARCH_DDL = re.compile(r"CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?search_",
@@ -119,7 +119,7 @@ def _rebuild_search(conn, schema: str) -> None:
     for statement in split_sql(schema):
         if _SEARCH_DDL.match(_strip_comments(statement)):
             conn.execute(statement)
-    search_index.refresh(conn)
+    documents.refresh(conn)
 
 
 def _upgrade(conn, old: int, schema: str) -> None:

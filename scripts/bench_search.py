@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Search latency on a 50,000-model synthetic registry: p50/p95/p99 of registry.search.search.
+"""Search latency on a 50,000-model synthetic registry: p50/p95/p99 of registry.search.ranking.search.
 
 Builds (or reuses, with --db) a registry of realistic model names: 24 providers, their
 families, versions, sizes, variants and date pins, ~4 aliases per model in the four alias
-formats; rows are inserted with SQL, then registry.search_index.refresh writes the FTS
+formats; rows are inserted with SQL, then registry.documents.refresh writes the FTS
 documents as every write run does. Then times in-process search calls (one read-only
 connection, as a web worker has) over a mix of query kinds. Target: p95 <= 5 ms.
 
@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from registry import search_index  # noqa: E402
+from registry.search import documents  # noqa: E402
 from registry.db import connect_ro, connect_rw, init_db, transaction  # noqa: E402
-from registry.search import search  # noqa: E402
+from registry.search.ranking import search  # noqa: E402
 
 STAMP = "2026-01-01T00:00:00Z"
 # provider slug -> (display name, family stems, gateway org)
@@ -138,7 +138,7 @@ def build(db_path: Path, n: int, seed: int) -> list[tuple]:
                     positions[source] = positions.get(source, 0) + 1
             conn.executemany(
                 "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)", rows)
-            search_index.refresh(conn)
+            documents.refresh(conn)
         conn.execute("PRAGMA optimize")
     finally:
         conn.close()
@@ -159,7 +159,7 @@ def query_mix(models: list[tuple], count: int, rnd: random.Random) -> list[tuple
         elif kind == "display":
             q = m[3].lower()
         elif kind == "squashed":
-            q = search_index.squash(rnd.choice([m[2], m[3]]))
+            q = documents.squash(rnd.choice([m[2], m[3]]))
         elif kind == "prefix":
             name = rnd.choice([m[2], m[3].lower()])
             q = name[:rnd.randint(max(2, len(name) // 3), max(2, len(name) - 1))]

@@ -2,7 +2,7 @@
 """Search quality on the development set (tests/data/search_dev.jsonl): MRR@10.
 
 Builds a registry from tests/data/models_truth.jsonl (scripts/truth_registry.py), runs
-every query through registry.search.search, and prints MRR@10 (reciprocal rank of the
+every query through registry.search.ranking.search, and prints MRR@10 (reciprocal rank of the
 first relevant model within the top 10, averaged), the figure per query kind, and the
 misses (queries whose first relevant model is not ranked first).
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truth_registry  # noqa: E402
 
 from registry.db import connect_ro  # noqa: E402
-from registry.search import search  # noqa: E402
+from registry.search.ranking import search  # noqa: E402
 
 DEV = truth_registry.ROOT / "tests" / "data" / "search_dev.jsonl"
 K = 10

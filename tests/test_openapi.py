@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from registry import search as search_module
+from registry.search import ranking
 from registry.api import models as models_api
 from registry.api.params import MAX_Q
 from registry.curation_schema import ALIAS_SOURCES, MODEL_TYPES, STATUSES
@@ -88,7 +88,7 @@ def test_schema_enums_match_the_app():
     ("/models", "per_page", 1, models_api.MAX_PER_PAGE, 50),
     ("/models", "min_params", 0, models_api.MAX_PARAMS, None),
     ("/models", "max_params", 0, models_api.MAX_PARAMS, None),
-    ("/search", "limit", 1, search_module.MAX_LIMIT, search_module.DEFAULT_LIMIT),
+    ("/search", "limit", 1, ranking.MAX_LIMIT, ranking.DEFAULT_LIMIT),
     ("/admin/ingestion-runs", "limit", 1, 200, 50),
 ])
 def test_integer_bounds_match_the_app(path, name, minimum, maximum, default):

@@ -3,8 +3,8 @@ score bounds and order, tie-breaks, limit, every 400, and hostile input (never a
 import pytest
 
 from conftest import assert_error
-from registry.search import fts_expression, query_words, search, words_expression
-from registry.search_index import name_variants, squash, squashed_names
+from registry.search.ranking import fts_expression, query_words, search, words_expression
+from registry.search.documents import name_variants, squash, squashed_names
 
 STATUS_RANK = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
 RESULT_KEYS = {"slug", "display_name", "version", "status", "family", "provider", "score"}
@@ -141,13 +141,13 @@ def test_limit(client, limit, count):
 
 def test_limit_defaults_to_twenty(client, rw):
     from registry.db import transaction
-    from registry import search_index
+    from registry.search import documents
     family_id = rw.execute("SELECT id FROM families WHERE slug = 'claude-haiku'").fetchone()[0]
     with transaction(rw):
         rw.executemany(
             "INSERT INTO models (slug, family_id, display_name, created_at, updated_at) VALUES (?, ?, ?, '', '')",
             [(f"claude-haiku-x{i}", family_id, f"Claude Haiku X{i}") for i in range(30)])
-        search_index.refresh(rw)
+        documents.refresh(rw)
     assert len(results(client, "claude haiku x")) == 20
     assert len(results(client, "claude haiku x", limit=25)) == 25
 

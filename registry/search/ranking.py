@@ -24,7 +24,7 @@ import json
 import re
 import unicodedata
 
-from .search_index import ALIAS_SEPARATOR, squash
+from .documents import ALIAS_SEPARATOR, squash
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
