@@ -20,7 +20,8 @@ for extra in (ROOT, ROOT / "scripts"):
 
 import bench_resolve  # noqa: E402  (scripts/bench_resolve.py: the per-stage query generator)
 import bench_search   # noqa: E402  (scripts/bench_search.py: the search query mix)
-from registry import create_app, resolve_cache  # noqa: E402
+from registry import create_app
+from registry.resolve import cache as resolve_cache  # noqa: E402
 from registry.db import close_thread_connections, connect_ro  # noqa: E402
 
 HIGH_BUDGET = "1000000000/minute"

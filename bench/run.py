@@ -73,7 +73,7 @@ def registries(sizes: list) -> tuple[dict, dict]:
 def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_kind: str) -> dict:
     """Throughput of the hot endpoints against the floor app, then the server's memory."""
     import random
-    from registry import resolve_cache
+    from registry.resolve import cache as resolve_cache
     from registry.db import connect_ro
     from registry.server import settings
     conn = connect_ro(str(db_path))

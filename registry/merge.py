@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from . import lifecycle
 from .search import documents
 from .priority import FEED, LINK_FIELDS, MODEL_COLUMNS, FLAG_FIELDS, pick, tier
-from .resolve import normalize
+from .resolve.normalize import normalize
 
 COMPARED = MODEL_COLUMNS + ("family_id", "metadata")
 

@@ -202,30 +202,6 @@ def family_latest(db, family_id: int):
     return db.execute(_MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
 
 
-def upgrade_for(db, row):
-    """The recommended upgrade row for a model row, or None (decisions §10).
-
-    Follow successor links to the end (cycle-safe), then the family's latest when the
-    end of the chain is not the latest; never a sunset model when a working one is on the path.
-    """
-    if row["status"] == "latest":
-        return None
-    path, seen, current = [], {row["id"]}, row
-    while current["successor_id"] and current["successor_id"] not in seen:
-        current = model_row(db, model_id=current["successor_id"])
-        if current is None:
-            break
-        seen.add(current["id"])
-        path.append(current)
-    end = path[-1] if path else row
-    if end["status"] != "latest":
-        latest = family_latest(db, end["family_id"])
-        if latest is not None and latest["id"] not in seen:
-            path.append(latest)
-    working = [m for m in path if m["status"] != "sunset"]
-    return (working or path or [None])[-1]
-
-
 def history(db, row) -> list:
     """All models of a model's family, oldest first."""
     return [dict(r) for r in db.execute(

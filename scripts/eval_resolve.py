@@ -11,31 +11,17 @@ class (1.0 for "exact", 0.8 for "normalized"), and the failures.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
-import types
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
+sys.path.insert(0, str(ROOT))
+from registry.resolve.index import AliasIndex, AliasRow  # noqa: E402
+from registry.resolve.normalize import guess_source, loose_key, normalize  # noqa: E402
 EXPECTED_CONFIDENCE = {"exact": 1.0, "normalized": 0.8}
-
-
-def load_resolve():
-    """registry.resolve; if the package __init__ cannot be imported, skip it."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    try:
-        return importlib.import_module("registry.resolve")
-    except Exception:
-        for name in [m for m in sys.modules if m == "registry" or m.startswith("registry.")]:
-            del sys.modules[name]
-        pkg = types.ModuleType("registry")
-        pkg.__path__ = [str(ROOT / "registry")]
-        sys.modules["registry"] = pkg
-        return importlib.import_module("registry.resolve")
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -43,12 +29,12 @@ def read_jsonl(path: Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def truth_rows(resolve, truth: list[dict]) -> list:
+def truth_rows(truth: list[dict]) -> list:
     rows = []
     for m in truth:
         counters: dict[str, int] = defaultdict(int)
         for a in m["aliases"]:
-            rows.append(resolve.AliasRow(
+            rows.append(AliasRow(
                 alias=a["alias"], source=a["source"], model_slug=m["canonical"],
                 position=counters[a["source"]], release_date=m.get("release_date"),
                 status=m.get("status") or "active"))
@@ -56,11 +42,10 @@ def truth_rows(resolve, truth: list[dict]) -> list:
     return rows
 
 
-def evaluate(resolve=None, data_dir: Path = DATA) -> dict:
-    resolve = resolve or load_resolve()
+def evaluate(data_dir: Path = DATA) -> dict:
     truth = read_jsonl(data_dir / "models_truth.jsonl")
     dev = read_jsonl(data_dir / "resolve_dev.jsonl")
-    index = resolve.AliasIndex(truth_rows(resolve, truth))
+    index = AliasIndex(truth_rows(truth))
     model_ok = conf_ok = source_ok = 0
     failures = []
     for case in dev:
@@ -71,7 +56,7 @@ def evaluate(resolve=None, data_dir: Path = DATA) -> dict:
         right_conf = got_conf == EXPECTED_CONFIDENCE[case["confidence_expected"]]
         model_ok += right_model
         conf_ok += right_conf
-        source_ok += resolve.guess_source(case["q"]) == case["source"]
+        source_ok += guess_source(case["q"]) == case["source"]
         if not (right_model and right_conf):
             failures.append({
                 "q": case["q"], "variant": case["variant"], "want": case["canonical"],
@@ -83,15 +68,15 @@ def evaluate(resolve=None, data_dir: Path = DATA) -> dict:
             "truth": truth, "dev": dev}
 
 
-def collisions(resolve, truth: list[dict]) -> tuple[dict, dict]:
+def collisions(truth: list[dict]) -> tuple[dict, dict]:
     """Normalized (strict) and loose keys shared by aliases of different models."""
     strict: dict[str, set] = defaultdict(set)
     loose: dict[str, set] = defaultdict(set)
     for m in truth:
         for a in m["aliases"]:
-            n = resolve.normalize(a["alias"])
+            n = normalize(a["alias"])
             strict[n].add((m["canonical"], a["alias"]))
-            loose[resolve.loose_key(n)].add((m["canonical"], a["alias"]))
+            loose[loose_key(n)].add((m["canonical"], a["alias"]))
     def pick(d):
         return {k: sorted(v) for k, v in d.items() if len({s for s, _ in v}) > 1}
     return pick(strict), pick(loose)
@@ -142,8 +127,7 @@ def main() -> int:
     ap.add_argument("--decorations", action="store_true",
                     help="also resolve synthetic decorations of every truth alias")
     args = ap.parse_args()
-    resolve = load_resolve()
-    res = evaluate(resolve)
+    res = evaluate()
     if args.verbose:
         for case in res["dev"]:
             m = res["index"].match(case["q"])
@@ -159,7 +143,7 @@ def main() -> int:
               f"got {f['got']} ({f['got_conf']}) via {f['alias']!r}")
     if args.sources:
         for case in res["dev"]:
-            g = resolve.guess_source(case["q"])
+            g = guess_source(case["q"])
             if g != case["source"]:
                 print(f"  source: {case['q']!r} guessed {g}, case says {case['source']}")
     if args.decorations:
@@ -174,7 +158,7 @@ def main() -> int:
         for b in bad:
             print("  decoration miss: %r want %s got %s (%s)" % b)
     if args.collisions:
-        strict, loose = collisions(resolve, res["truth"])
+        strict, loose = collisions(res["truth"])
         print(f"strict normalized keys shared by different models: {len(strict)}")
         for k, v in sorted(strict.items()):
             print(f"  {k!r}: {v}")

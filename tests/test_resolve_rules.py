@@ -1,4 +1,4 @@
-"""Rules of registry.resolve / registry.normalize: table-driven cases per rule, tie-breaks,
+"""Rules of registry.resolve (normalize, index, upgrade alias): table-driven cases per rule, tie-breaks,
 format-preserving upgrade aliases, and the development-set accuracy thresholds (measured on
 the copies in tests/data, never on /work/shared)."""
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from registry.resolve import normalize as N
+from registry.resolve.index import AliasIndex, AliasRow
+from registry.resolve.normalize import decoration, guess_source, normalize
+from registry.resolve.upgrade import pick_upgrade_alias
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("eval_resolve", ROOT / "scripts" / "eval_resolve.py")
 eval_resolve = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(eval_resolve)
-R = eval_resolve.load_resolve()          # registry.resolve, even if the package is mid-edit
-N = importlib.import_module("registry.normalize")
-
-normalize, guess_source, decoration = R.normalize, R.guess_source, R.decoration
-AliasRow, AliasIndex, pick_upgrade_alias = R.AliasRow, R.AliasIndex, R.pick_upgrade_alias
 
 
 def row(alias, source="official", slug=None, position=0, release="2025-01-01", status="active"):
@@ -126,7 +126,7 @@ def test_normalize_keeps_distinct_models_apart(a, b):
 
 def test_no_normalized_collisions_between_truth_models():
     truth = eval_resolve.read_jsonl(ROOT / "tests" / "data" / "models_truth.jsonl")
-    strict, loose = eval_resolve.collisions(R, truth)
+    strict, loose = eval_resolve.collisions(truth)
     assert strict == {}
     # loose keys are shared only by snapshots of one line (undated vs dated ids); they are
     # used after the strict form fails, and a pinned q never crosses to another pin
@@ -223,7 +223,7 @@ def test_decoration(alias, expected):
 @pytest.fixture(scope="module")
 def truth_index():
     truth = eval_resolve.read_jsonl(ROOT / "tests" / "data" / "models_truth.jsonl")
-    return AliasIndex(eval_resolve.truth_rows(R, truth))
+    return AliasIndex(eval_resolve.truth_rows(truth))
 
 
 @pytest.mark.parametrize("q, slug, stage", [
@@ -375,7 +375,7 @@ def test_pick_upgrade_alias(matched, upgrade, expected):
 
 # --- development set --------------------------------------------------------------------------
 def test_dev_set_accuracy():
-    res = eval_resolve.evaluate(R, ROOT / "tests" / "data")
+    res = eval_resolve.evaluate(ROOT / "tests" / "data")
     assert res["n"] == 240
     assert res["model_accuracy"] >= 0.97, res["failures"]
     assert res["confidence_accuracy"] >= 0.95, res["failures"]

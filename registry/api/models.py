@@ -5,6 +5,7 @@ from .. import queries
 from ..curation_schema import STATUSES
 from ..db import get_db
 from ..errors import bad_request, not_found
+from ..resolve.upgrade import upgrade_for
 from . import bp, params
 
 MAX_PER_PAGE = 200
@@ -50,7 +51,7 @@ def get_model(slug):
 @bp.get("/models/<slug>/upgrade")
 def get_upgrade(slug):
     row = _model_row(slug)
-    upgrade = queries.upgrade_for(get_db(), row)
+    upgrade = upgrade_for(get_db(), row)
     return jsonify({
         "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
         "upgrade": None if upgrade is None else {

@@ -1,6 +1,6 @@
-"""Alias resolution: match a model identifier string to a known alias (pure, DB-free).
+"""The alias index: match a model identifier string to a known alias (pure, DB-free).
 
-Stages (spec GET /resolve; decisions §8, §9):
+Stages (docs/api-decisions.md, resolve):
   1 exact       q equals a known alias (case-sensitive)                          1.0
   2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
                 equal (a pinned q only matches aliases with the same pins; a Vertex-style
@@ -25,15 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-try:
-    from .normalize import (decoration, drop_revision, guess_source, loose_key, normalize,
-                            pin_at, pins)
-except ImportError:  # loaded by file path, outside the package
-    from normalize import (decoration, drop_revision, guess_source, loose_key,  # type: ignore
-                           normalize, pin_at, pins)
-
-__all__ = ["AliasRow", "Match", "AliasIndex", "normalize", "guess_source", "decoration",
-           "pick_upgrade_alias", "CONFIDENCE", "MIN_SUBSTRING"]
+from .normalize import drop_revision, guess_source, loose_key, normalize, pin_at, pins
 
 CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5}
 MIN_SUBSTRING = 4          # shorter side of a substring match, in normalized characters
@@ -258,30 +250,3 @@ def _valid_in(longer: str, shorter: str) -> bool:
 
 def _best(entries: list[AliasRow], guess: str | None) -> AliasRow:
     return min(entries, key=lambda r: (r.source != guess,) + _static_key(r))
-
-
-def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query: str | None = None) -> AliasRow | None:
-    """The upgrade model's alias in the matched alias's format (decisions §9).
-
-    query: the string the caller sent; its own region prefix or gateway variant (which
-    normalization may have stripped to match) is kept in preference to the matched alias's.
-
-    Only aliases of the same source qualify (None when there is none). Among them: the one
-    with the same decoration (region prefix, date-pinned vs floating, gateway variant);
-    failing that, the one keeping the most important parts (region first, then pin, then
-    variant); then the source's primary alias (lowest position); then the alias string.
-    """
-    same = [a for a in upgrade_aliases if a.source == matched.source]
-    if len(same) < 2:   # none, or the only alias of that format: nothing to weigh
-        return same[0] if same else None
-    want = decoration(matched.alias)
-    if query is not None:
-        asked = decoration(query)
-        want = (asked[0] or want[0], want[1], asked[2] or want[2])
-
-    def key(a: AliasRow) -> tuple:
-        d = decoration(a.alias)
-        return (d != want, d[0] != want[0], d[1] != want[1], d[2] != want[2],
-                a.position, a.alias)
-
-    return min(same, key=key)

@@ -1,8 +1,8 @@
 """The per-process alias index, rebuilt when the database's generation changes."""
 import threading
 
-from .db import generation
-from .resolve import AliasIndex, AliasRow
+from ..db import generation
+from .index import AliasIndex, AliasRow
 
 _lock = threading.Lock()
 _cache = {}   # db path -> (generation, AliasIndex)
