@@ -4,8 +4,8 @@ Synthetic models come from scripts/bench_search.py's generator (24 providers, re
 ~4 aliases in the official / cloud-a Bedrock / cloud-b Vertex / gateway OpenRouter formats); this
 module adds what the API serves beyond names: families per major version, parameter counts from
 the size token, context windows, model types, lifecycle dates, successors and provenance metadata.
-Rows go in with executemany; statuses come from registry.lifecycle.recompute, alias keys from
-registry.merge.model_key and the FTS documents from registry.documents.refresh, as a real run
+Rows go in with executemany; statuses come from registry.merge.lifecycle.recompute, alias keys from
+registry.merge.recompute.model_key and the FTS documents from registry.search.documents.refresh, as a real run
 writes them. Built files are cached under bench/.cache/, keyed by size, seed and the sources
 that shape them (this file, the generator, schema.sql).
 """
@@ -27,14 +27,14 @@ for extra in (ROOT, ROOT / "scripts"):
         sys.path.append(str(extra))
 
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
-from registry import lifecycle
+from registry.merge import lifecycle
 from registry.search import documents  # noqa: E402
 from registry.curate import apply_curation  # noqa: E402
 from registry.curation import read_curation  # noqa: E402
 from registry.db import bump_generation, connect_rw, init_db, schema_sql, transaction  # noqa: E402
 from registry.ingest.runner import run_source  # noqa: E402
-from registry.merge import model_key  # noqa: E402
-from registry.priority import AUTOMATED_SOURCES  # noqa: E402
+from registry.merge.recompute import model_key  # noqa: E402
+from registry.merge.priority import AUTOMATED_SOURCES  # noqa: E402
 
 GENERATOR_VERSION = 1
 STAMP = "2026-01-01T00:00:00Z"

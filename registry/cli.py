@@ -9,7 +9,7 @@ from .curate import apply_curation
 from .curation import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
-from .priority import AUTOMATED_SOURCES
+from .merge.priority import AUTOMATED_SOURCES
 from .report import curation_report
 
 

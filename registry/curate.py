@@ -1,12 +1,15 @@
 """Apply a validated curation to the database, and report what curators should look at."""
 import json
 
-from . import merge
-from .search import documents
 from .curation import SOURCE, Curation
-from .db import bump_generation, transaction
-from .merge import now_iso
-from .runs import complete_run, fail_run, start_run
+from .db import now_iso
+from .merge.facts import fact_rows, replace_facts
+from .merge.runs import RunError, recorded_run
+from .search import documents
+
+
+class CurationMismatch(RunError, ValueError):
+    """The curation is valid on its own but does not fit the database (every problem, one per line)."""
 
 
 def check_against_db(conn, cur: Curation) -> list:
@@ -63,43 +66,37 @@ def _write_providers_and_families(conn, cur: Curation) -> None:
 
 
 def _write_facts(conn, cur: Curation) -> None:
-    conn.execute("DELETE FROM facts WHERE source = ?", (SOURCE,))
-    conn.executemany(
-        "INSERT INTO facts (source, model_slug, field, value) VALUES (?, ?, ?, ?)",
-        [(SOURCE, slug, field, json.dumps(value)) for slug, fields in cur.facts.items()
-         for field, value in fields.items()])
-    conn.execute("DELETE FROM alias_facts WHERE source = ?", (SOURCE,))
-    conn.executemany(
-        "INSERT INTO alias_facts (source, alias, model_slug, alias_source, position) VALUES (?, ?, ?, ?, ?)",
-        [(SOURCE, *claim) for claim in cur.aliases])
+    replace_facts(conn, SOURCE, fact_rows(SOURCE, cur.facts), [(SOURCE, *claim) for claim in cur.aliases])
+
+
+def _prune_families(conn, cur: Curation, families_before: str) -> None:
+    """Drop curated families that curation no longer names and no model is in; refresh search on renames."""
+    curated = {f["slug"] for f in cur.families}
+    conn.execute(
+        "DELETE FROM families WHERE is_uncategorized = 0 AND slug NOT IN (SELECT value FROM json_each(?))"
+        " AND NOT EXISTS (SELECT 1 FROM models m WHERE m.family_id = families.id)",
+        (json.dumps(sorted(curated)),))
+    if _family_names(conn) != families_before:
+        documents.refresh(conn)
+
+
+def _family_names(conn) -> str:
+    return conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
 
 
 def apply_curation(conn, cur: Curation) -> tuple[int, int]:
     """Write curation facts and recompute the registry in one transaction; return (added, updated).
 
-    Raises ValueError with every problem when the curation does not fit the database.
+    Raises CurationMismatch (a ValueError) with every problem when the curation does not fit the database.
     """
-    run_id = start_run(conn, SOURCE)
-    try:
-        with transaction(conn):
-            errors = check_against_db(conn, cur)
-            if errors:
-                raise ValueError("\n".join(errors))
-            families_before = conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
-            _write_providers_and_families(conn, cur)
-            _write_facts(conn, cur)
-            added, updated = merge.recompute(conn)
-            curated = {f["slug"] for f in cur.families}
-            conn.execute(
-                "DELETE FROM families WHERE is_uncategorized = 0 AND slug NOT IN (SELECT value FROM json_each(?))"
-                " AND NOT EXISTS (SELECT 1 FROM models m WHERE m.family_id = families.id)",
-                (json.dumps(sorted(curated)),))
-            families_after = conn.execute("SELECT group_concat(slug || name, ',') FROM families").fetchone()[0]
-            if families_after != families_before:
-                documents.refresh(conn)
-            bump_generation(conn)
-            complete_run(conn, run_id, added, updated)
-    except BaseException as exc:
-        fail_run(conn, run_id, str(exc) or type(exc).__name__)
-        raise
-    return added, updated
+    with recorded_run(conn, SOURCE) as run:
+        errors = check_against_db(conn, cur)
+        if errors:
+            raise CurationMismatch("\n".join(errors))
+        before = _family_names(conn)
+
+        def write(c):
+            _write_providers_and_families(c, cur)
+            _write_facts(c, cur)
+        run.apply(write, after_merge=lambda c: _prune_families(c, cur, before))
+    return run.added, run.updated

@@ -1,7 +1,9 @@
 """SQLite connections, pragmas and schema creation (flaskr's db.py, Datasette's read-only connections)."""
 import sqlite3
 import threading
+import itertools
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
@@ -76,9 +78,27 @@ def close_thread_connections() -> None:
     _readers.by_path = {}
 
 
+_savepoints = itertools.count(1)
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection):
-    """Run a block in one write transaction (BEGIN IMMEDIATE): all of it lands or none."""
+    """Run a block all-or-nothing: a write transaction (BEGIN IMMEDIATE), or a SAVEPOINT inside one.
+
+    Nesting is what lets a function be atomic on its own and still join its caller's transaction
+    (as sqlite-utils' Database.atomic() does), so no function has to document who opens it.
+    """
+    if conn.in_transaction:
+        name = f"nested_{next(_savepoints)}"
+        conn.execute(f"SAVEPOINT {name}")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute(f"ROLLBACK TO {name}")
+            conn.execute(f"RELEASE {name}")
+            raise
+        conn.execute(f"RELEASE {name}")
+        return
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
@@ -86,6 +106,11 @@ def transaction(conn: sqlite3.Connection):
         conn.rollback()
         raise
     conn.execute("COMMIT")
+
+
+def now_iso() -> str:
+    """The current UTC time as ISO 8601 (seconds, Z)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def init_db(path: str) -> tuple:

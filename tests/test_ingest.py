@@ -5,7 +5,7 @@ import pytest
 
 import fakes
 from registry.ingest.runner import run_source
-from registry.priority import pick
+from registry.merge.priority import pick
 
 VISIBLE = ("SELECT m.slug, f.slug, m.display_name, m.status, m.release_date, m.deprecation_date, m.sunset_date,"
            " m.parameter_count, m.input_context_window, m.output_context_window, m.canonical_url,"
@@ -129,12 +129,12 @@ def test_one_failing_source_does_not_stop_the_others(app, rw, monkeypatch, runne
 
 
 def test_failure_mid_write_leaves_no_partial_facts(app, rw, monkeypatch):
-    from registry import merge
+    from registry.merge import runs
     fakes.install(monkeypatch, {"model-hub": fakes.fake_module("model-hub", None, fakes.HUB)})
 
     def broken(conn):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(merge, "recompute", broken)
+    monkeypatch.setattr(runs, "recompute", broken)
     result = run(app, "model-hub")
     assert result.status == "failed" and "disk on fire" in result.error
     assert rw.execute("SELECT count(*) FROM facts WHERE source = 'model-hub'").fetchone()[0] == 0

@@ -1,6 +1,6 @@
 import pytest
 
-from registry import lifecycle
+from registry.merge import lifecycle
 from registry.db import transaction
 
 STATUSES = [

@@ -8,7 +8,7 @@ from registry.api import models as models_api
 from registry.api.params import MAX_Q
 from registry.curation_schema import ALIAS_SOURCES, MODEL_TYPES, STATUSES
 from registry.openapi import load_document
-from registry.priority import AUTOMATED_SOURCES, CURATION
+from registry.merge.priority import AUTOMATED_SOURCES, CURATION
 
 DOC = load_document()
 SCHEMAS = DOC["components"]["schemas"]

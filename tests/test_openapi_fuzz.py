@@ -15,7 +15,7 @@ import fakes
 from conftest import assert_error, build_db
 from registry import create_app
 from registry.openapi import load_document
-from registry.priority import AUTOMATED_SOURCES
+from registry.merge.priority import AUTOMATED_SOURCES
 
 KEY = "fuzz-admin-key"
 

@@ -7,7 +7,7 @@ from flask import current_app, jsonify, request
 from ..db import get_db
 from ..errors import ApiError, bad_request
 from ..ingest.runner import begin, execute
-from ..priority import AUTOMATED_SOURCES, CURATION
+from ..merge.priority import AUTOMATED_SOURCES, CURATION
 from . import bp, params
 
 UNAUTHORIZED = "The API key is invalid or missing."

@@ -1,6 +1,7 @@
 """Turn a source's Records into its facts: match each to a model by slug or alias, then store."""
-import json
 import re
+
+from ..merge.facts import fact_rows
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -71,18 +72,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list]:
         target = matcher.find(successor_id) or slugify(successor_id)
         if target != slug:
             placed[slug]["successor"] = target
-    fact_rows = [(source, slug, field, json.dumps(value, sort_keys=True))
-                 for slug, fields in placed.items() for field, value in fields.items()]
+    facts = fact_rows(source, placed)
     alias_rows = [(source, alias, slug, alias_source, position)
                   for alias, (slug, alias_source, position) in aliases.items()]
-    return fact_rows, alias_rows
-
-
-def replace_source_facts(conn, source: str, fact_rows: list, alias_rows: list) -> None:
-    """Swap a source's facts for new ones (inside the caller's transaction)."""
-    conn.execute("DELETE FROM facts WHERE source = ?", (source,))
-    conn.executemany("INSERT INTO facts (source, model_slug, field, value) VALUES (?, ?, ?, ?)", fact_rows)
-    conn.execute("DELETE FROM alias_facts WHERE source = ?", (source,))
-    conn.executemany(
-        "INSERT INTO alias_facts (source, alias, model_slug, alias_source, position) VALUES (?, ?, ?, ?, ?)",
-        alias_rows)
+    return facts, alias_rows

@@ -1,8 +1,10 @@
 """What a source module hands the runner: one Record per upstream model, and Page for fetched bodies."""
 from dataclasses import dataclass, field
 
+from ..merge.runs import RunError
 
-class SourceError(Exception):
+
+class SourceError(RunError):
     """An upstream fault (HTTP error, timeout, malformed or drifted JSON): the run fails with this message."""
 
 

@@ -1,19 +1,15 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
-import logging
 import os
 from dataclasses import dataclass
 
-from .. import merge
-from ..db import bump_generation, connect_rw, transaction
-from ..runs import complete_run, fail_run, start_run
+from ..db import connect_rw, transaction
+from ..merge.facts import replace_facts
+from ..merge.runs import describe, recorded_run, start_run
 from . import sources
-from .facts import records_to_facts, replace_source_facts
+from .facts import records_to_facts
 from .http import make_session
 from .locks import SourceLock
 from .records import SourceError
-
-log = logging.getLogger(__name__)
-
 
 @dataclass
 class RunResult:
@@ -77,25 +73,16 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
     module = sources.load(source)
     conn = connect_rw(db_path)
     try:
-        try:
+        with recorded_run(conn, source, run_id) as run:
             pages = fetch_pages(module, offline, seeds_dir, session)
             if record_to:
                 from .snapshots import save_pages
                 save_pages(record_to, source, pages)
             records = module.parse(pages)
-            with transaction(conn):
-                fact_rows, alias_rows = records_to_facts(conn, source, records)
-                replace_source_facts(conn, source, fact_rows, alias_rows)
-                added, updated = merge.recompute(conn)
-                bump_generation(conn)
-                complete_run(conn, run_id, added, updated)
-            return RunResult(source, run_id, "completed", added, updated)
-        except Exception as exc:  # one source's fault ends only its own run
-            message = str(exc) if isinstance(exc, SourceError) else f"{type(exc).__name__}: {exc}"
-            if not isinstance(exc, SourceError):
-                log.exception("ingest %s failed", source)
-            fail_run(conn, run_id, message)
-            return RunResult(source, run_id, "failed", error=message)
+            run.apply(lambda c: replace_facts(c, source, *records_to_facts(c, source, records)))
+        return RunResult(source, run_id, "completed", run.added, run.updated)
+    except Exception as exc:  # one source's fault ends only its own run (recorded_run marked it failed)
+        return RunResult(source, run_id, "failed", error=describe(exc))
     finally:
         conn.close()
 

@@ -2,19 +2,14 @@
 import fnmatch
 import json
 import re
-from datetime import datetime, timezone
 
+from ..db import now_iso
 from . import lifecycle
-from .search import documents
+from ..search import documents
 from .priority import FEED, LINK_FIELDS, MODEL_COLUMNS, FLAG_FIELDS, pick, tier
-from .resolve.normalize import normalize
+from ..resolve.normalize import normalize
 
 COMPARED = MODEL_COLUMNS + ("family_id", "metadata")
-
-
-def now_iso() -> str:
-    """The current UTC time as ISO 8601 (seconds, Z)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _load_facts(conn) -> dict:
@@ -133,8 +128,8 @@ def model_key(aliases: list, slug: str) -> str:
 def recompute(conn) -> tuple[int, int]:
     """Rebuild models, aliases, statuses and search rows from facts; return (added, updated).
 
-    Runs inside the caller's transaction. Rows whose values did not change are not
-    written, so a re-run with unchanged facts touches no updated_at.
+    Rows whose values did not change are not written, so a re-run with unchanged facts
+    touches no updated_at. Called through merge.runs.Run.apply, inside its transaction.
     """
     facts = _load_facts(conn)
     families = _Families(conn)

@@ -1,0 +1,1 @@
+"""Facts -> the visible registry, shared by curation and ingestion: priority, facts, recompute, lifecycle, runs."""

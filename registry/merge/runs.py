@@ -1,0 +1,84 @@
+"""The one write path: a run record around facts, merge, lifecycle and completion.
+
+Ingestion, curation and the admin trigger all write through recorded_run() and Run.apply(),
+so every write has a run row that ends completed with its counts or failed with its error
+(docs/data-flow.md).
+"""
+import logging
+import os
+from contextlib import contextmanager
+
+from ..db import bump_generation, now_iso, transaction
+from .recompute import recompute
+
+log = logging.getLogger(__name__)
+
+
+class RunError(Exception):
+    """An expected failure (an upstream fault, a curation that does not fit): its message is the run's."""
+
+
+def start_run(conn, source: str, provider_slug: str | None = None) -> int:
+    """Record a run of source as running (committed at once, so others see it); return its id."""
+    with transaction(conn):
+        provider = conn.execute("SELECT id FROM providers WHERE slug = ?", (provider_slug,)).fetchone() \
+            if provider_slug else None
+        cur = conn.execute(
+            "INSERT INTO ingestion_runs (source, provider_id, status, pid, started_at)"
+            " VALUES (?, ?, 'running', ?, ?)", (source, provider[0] if provider else None, os.getpid(), now_iso()))
+        return cur.lastrowid
+
+
+def complete_run(conn, run_id: int, added: int, updated: int) -> None:
+    """Mark a run completed with its counts."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE ingestion_runs SET status = 'completed', models_added = ?, models_updated = ?,"
+            " completed_at = ? WHERE id = ?", (added, updated, now_iso(), run_id))
+
+
+def fail_run(conn, run_id: int, message: str) -> None:
+    """Mark a run failed with an error message."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE ingestion_runs SET status = 'failed', error_message = ?, completed_at = ? WHERE id = ?",
+            (message[:2000], now_iso(), run_id))
+
+
+def describe(exc: BaseException) -> str:
+    """The error message a failed run records: an expected failure's own words, else its type too."""
+    if isinstance(exc, RunError):
+        return str(exc) or type(exc).__name__
+    return f"{type(exc).__name__}: {exc}"
+
+
+class Run:
+    """A recorded run in progress; apply() writes its facts and the registry they give."""
+
+    def __init__(self, conn, run_id: int):
+        self.conn, self.id = conn, run_id
+        self.added = self.updated = 0
+
+    def apply(self, write_facts, after_merge=None) -> None:
+        """In one transaction: write_facts(conn), the merge with lifecycle and search rows,
+        after_merge(conn) if given, a new data generation, and the run's completion."""
+        with transaction(self.conn):
+            write_facts(self.conn)
+            self.added, self.updated = recompute(self.conn)
+            if after_merge is not None:
+                after_merge(self.conn)
+            bump_generation(self.conn)
+            complete_run(self.conn, self.id, self.added, self.updated)
+
+
+@contextmanager
+def recorded_run(conn, source: str, run_id: int | None = None, provider: str | None = None):
+    """Yield a Run of source (started here unless run_id names one); any error fails it and is re-raised."""
+    run = Run(conn, run_id if run_id is not None else start_run(conn, source, provider))
+    try:
+        yield run
+    except BaseException as exc:
+        if not isinstance(exc, RunError):
+            log.exception("%s run %s failed", source, run.id)
+        fail_run(conn, run.id, describe(exc))
+        raise
