@@ -29,8 +29,8 @@ for extra in (ROOT, ROOT / "scripts"):
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
 from registry.merge import lifecycle
 from registry.search import documents  # noqa: E402
-from registry.curate import apply_curation  # noqa: E402
-from registry.curation import read_curation  # noqa: E402
+from registry.curation.apply import apply_curation  # noqa: E402
+from registry.curation.reader import read_curation  # noqa: E402
 from registry.db import bump_generation, connect_rw, init_db, schema_sql, transaction  # noqa: E402
 from registry.ingest.runner import run_source  # noqa: E402
 from registry.merge.recompute import model_key  # noqa: E402

@@ -5,12 +5,12 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from .curate import apply_curation
-from .curation import read_curation
+from .curation.apply import apply_curation
+from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .merge.priority import AUTOMATED_SOURCES
-from .report import curation_report
+from .curation.report import curation_report
 
 
 @click.command("curate")

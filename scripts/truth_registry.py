@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from registry.curate import apply_curation  # noqa: E402
-from registry.curation import read_curation  # noqa: E402
+from registry.curation.apply import apply_curation  # noqa: E402
+from registry.curation.reader import read_curation  # noqa: E402
 from registry.db import connect_rw, init_db  # noqa: E402
 
 TRUTH = ROOT / "tests" / "data" / "models_truth.jsonl"

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from registry import create_app
-from registry.curate import apply_curation
-from registry.curation import read_curation
+from registry.curation.apply import apply_curation
+from registry.curation.reader import read_curation
 from registry.db import close_thread_connections, connect_rw, init_db
 
 DATA = Path(__file__).parent / "data"

@@ -2,7 +2,7 @@ import textwrap
 
 import pytest
 
-from registry.curation import read_curation
+from registry.curation.reader import read_curation
 from conftest import build_db
 
 

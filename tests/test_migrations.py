@@ -8,8 +8,8 @@ import pytest
 
 from conftest import DATA, build_db
 from registry import create_app, db, migrations
-from registry.curate import apply_curation
-from registry.curation import read_curation
+from registry.curation.apply import apply_curation
+from registry.curation.reader import read_curation
 from registry.db import close_thread_connections, connect_rw, init_db, schema_sql
 from registry.ingest.runner import run_source
 from registry.migrations import MigrationError, Step

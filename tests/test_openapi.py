@@ -6,7 +6,7 @@ import pytest
 from registry.search import ranking
 from registry.api import models as models_api
 from registry.api.params import MAX_Q
-from registry.curation_schema import ALIAS_SOURCES, MODEL_TYPES, STATUSES
+from registry.curation.rules import ALIAS_SOURCES, MODEL_TYPES, STATUSES
 from registry.openapi import load_document
 from registry.merge.priority import AUTOMATED_SOURCES, CURATION
 

@@ -5,7 +5,7 @@ import pytest
 
 from conftest import build_db
 from registry import create_app
-from registry.curation import read_curation
+from registry.curation.reader import read_curation
 from registry.db import close_thread_connections, connect_rw
 
 SHIPPED = Path(__file__).resolve().parents[1] / "curation"

@@ -2,7 +2,7 @@
 from flask import jsonify
 
 from .. import queries
-from ..curation_schema import STATUSES
+from ..curation.rules import STATUSES
 from ..db import get_db
 from ..errors import bad_request, not_found
 from ..resolve.upgrade import upgrade_for

@@ -6,7 +6,7 @@ from ..db import connect_rw, transaction
 from ..merge.facts import replace_facts
 from ..merge.runs import describe, recorded_run, start_run
 from . import sources
-from .facts import records_to_facts
+from .match import records_to_facts
 from .http import make_session
 from .locks import SourceLock
 from .records import SourceError

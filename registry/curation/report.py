@@ -1,7 +1,7 @@
 """`curate --report`: what curators should look at."""
 import json
 
-from .merge.priority import CURATION, MODEL_COLUMNS
+from ..merge.priority import CURATION, MODEL_COLUMNS
 
 
 def curation_report(conn) -> str:

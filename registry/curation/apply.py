@@ -1,11 +1,11 @@
 """Apply a validated curation to the database, and report what curators should look at."""
 import json
 
-from .curation import SOURCE, Curation
-from .db import now_iso
-from .merge.facts import fact_rows, replace_facts
-from .merge.runs import RunError, recorded_run
-from .search import documents
+from .reader import SOURCE, Curation
+from ..db import now_iso
+from ..merge.facts import fact_rows, replace_facts
+from ..merge.runs import RunError, recorded_run
+from ..search import documents
 
 
 class CurationMismatch(RunError, ValueError):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import yaml
 
-from .curation_schema import (ALIAS_SOURCES, CORRECTION_KEYS, FAMILY_KEYS, MODEL_FIELDS, MODEL_KEYS,
+from .rules import (ALIAS_SOURCES, CORRECTION_KEYS, FAMILY_KEYS, MODEL_FIELDS, MODEL_KEYS,
                               PROVIDER_KEYS, SLUG_RE, _model_slug, check_field)
 from .yamlload import LineDict, LineList, load_yaml
 
