@@ -16,7 +16,7 @@ if str(ROOT) not in sys.path:
 
 from flask import Flask, jsonify  # noqa: E402
 
-from registry import limits  # noqa: E402
+from registry.web import limits  # noqa: E402
 from registry.config import from_environment  # noqa: E402
 from registry.server import Server, settings  # noqa: E402
 

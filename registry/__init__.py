@@ -4,7 +4,7 @@ import logging
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import db, errors, hardening, http_cache, limits, openapi, response_cache
+from . import db, web
 from .config import from_environment
 
 
@@ -26,14 +26,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
 
     db.init_app(app)
-    errors.init_app(app)
-    limits.init_app(app)   # first: its before_request counts even requests the others refuse
-    hardening.init_app(app)
-    http_cache.init_app(app)
-    response_cache.init_app(app)   # after the limiter (a cached answer still counts), before the views
+    web.install(app)
     from .api import bp
     app.register_blueprint(bp)
-    openapi.init_app(app)
+    web.install_documents(app)
     from . import cli
     cli.init_app(app)
     return app

@@ -21,11 +21,11 @@ def from_environment() -> dict:
         "SEEDS_DIR": env.get("REGISTRY_SEEDS_DIR", "./seeds"),
         "OFFLINE": env.get("REGISTRY_OFFLINE", "") == "1",
         "ADMIN_API_KEYS": [k.strip() for k in env.get("ADMIN_API_KEY", "").split(",") if k.strip()],
-        # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/limits.py).
+        # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/web/limits.py).
         "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
         "RATELIMIT_PUBLIC": env.get("RATELIMIT_PUBLIC") or "100/minute",
         "RATELIMIT_ADMIN": env.get("RATELIMIT_ADMIN") or "20/minute",
         "TRUSTED_PROXIES": _int(env, "TRUSTED_PROXIES", 0),
-        # Rendered public answers kept per process until the data changes (registry/response_cache.py).
+        # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
         "RESPONSE_CACHE_BYTES": _int(env, "REGISTRY_RESPONSE_CACHE_BYTES", 8 * 1024 * 1024),
     }

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import assert_error
 from registry import create_app
-from registry.openapi import load_document
+from registry.web.openapi import load_document
 
 KEY, OTHER_KEY = "limits-key", "limits-other-key"
 ADMIN_URL = "/api/v1/admin/ingestion-runs"

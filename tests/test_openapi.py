@@ -7,7 +7,7 @@ from registry.search import ranking
 from registry.api import models as models_api
 from registry.api.params import MAX_Q
 from registry.curation.rules import ALIAS_SOURCES, MODEL_TYPES, STATUSES
-from registry.openapi import load_document
+from registry.web.openapi import load_document
 from registry.merge.priority import AUTOMATED_SOURCES, CURATION
 
 DOC = load_document()

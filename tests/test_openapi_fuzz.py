@@ -14,7 +14,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 import fakes
 from conftest import assert_error, build_db
 from registry import create_app
-from registry.openapi import load_document
+from registry.web.openapi import load_document
 from registry.merge.priority import AUTOMATED_SOURCES
 
 KEY = "fuzz-admin-key"

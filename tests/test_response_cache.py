@@ -2,7 +2,7 @@
 import pytest
 
 from registry import create_app, queries
-from registry.response_cache import ResponseCache
+from registry.web.response_cache import ResponseCache
 
 
 @pytest.fixture

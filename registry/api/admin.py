@@ -1,43 +1,14 @@
 """Admin endpoints: trigger an ingestion run (202, in the background) and list runs."""
-import hmac
 import threading
 
-from flask import current_app, jsonify, request
+from flask import current_app, jsonify
 
 from ..db import get_db
-from ..errors import ApiError, bad_request
+from ..web.auth import require_admin
+from ..web.errors import ApiError, bad_request
 from ..ingest.runner import begin, execute
 from ..merge.priority import AUTOMATED_SOURCES, CURATION
 from . import bp, params
-
-UNAUTHORIZED = "The API key is invalid or missing."
-
-
-def presented_key() -> str | None:
-    """The bearer token of the request, or None when the header is missing or malformed."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or " " in token.strip():
-        return None
-    return token.strip()
-
-
-def key_is_valid(token: str | None) -> bool:
-    """Constant-time comparison against every configured key (a list allows rotation)."""
-    keys = current_app.config.get("ADMIN_API_KEYS") or []
-    if token is None or not keys:
-        return False
-    matched = False
-    for key in keys:   # no early exit: the time taken does not tell which key matched
-        matched |= hmac.compare_digest(token.encode(), key.encode())
-    return matched
-
-
-def require_admin() -> None:
-    """401 unless the request carries a valid admin key (no key configured: always 401)."""
-    if not key_is_valid(presented_key()):
-        raise ApiError(401, "unauthorized", UNAUTHORIZED, {"WWW-Authenticate": 'Bearer realm="admin"'})
-
 
 def _run_dict(row) -> dict:
     return {

@@ -3,7 +3,7 @@ from flask import jsonify
 
 from .. import queries
 from ..db import get_db
-from ..errors import not_found
+from ..web.errors import not_found
 from . import bp, params
 
 

@@ -4,7 +4,7 @@ from flask import jsonify
 from .. import queries
 from ..curation.rules import STATUSES
 from ..db import get_db
-from ..errors import bad_request, not_found
+from ..web.errors import bad_request, not_found
 from ..resolve.upgrade import upgrade_for
 from . import bp, params
 

@@ -3,7 +3,7 @@ import re
 
 from flask import request
 
-from ..errors import bad_request
+from ..web.errors import bad_request
 
 MAX_Q = 200
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")   # C0, DEL and C1 (what the OpenAPI pattern says)

@@ -2,7 +2,7 @@
 from flask import current_app, jsonify
 
 from ..db import get_db, request_generation
-from ..errors import ApiError
+from ..web.errors import ApiError
 from ..resolve import resolve_identifier
 from . import bp, params
 

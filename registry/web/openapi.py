@@ -1,4 +1,4 @@
-"""GET /api/v1/openapi.json: the OpenAPI 3.1 document kept in registry/openapi.yaml."""
+"""GET /api/v1/openapi.json: the OpenAPI 3.1 document kept in registry/web/openapi.yaml."""
 import functools
 import json
 from importlib import resources

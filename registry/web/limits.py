@@ -14,6 +14,7 @@ from flask import current_app, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
 
+from .auth import key_is_valid, presented_key
 from .errors import error_response
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,6 @@ def admin_key() -> str:
     Only the SHA-256 of a valid key reaches the storage (and its logs): never the raw key, and an
     invalid key falls back to the IP so that guessing keys cannot mint fresh budgets.
     """
-    from .api.admin import key_is_valid, presented_key   # the blueprint imports the app's modules
     token = presented_key()
     if key_is_valid(token):
         return "key:" + hashlib.sha256(token.encode()).hexdigest()

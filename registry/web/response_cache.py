@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from flask import current_app, g, request
 
-from .db import request_generation
+from ..db import request_generation
 from .limits import is_admin_request
 
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again

@@ -1,0 +1,26 @@
+"""What wraps every view: error shape, rate limits, hygiene, HTTP caching, the response cache.
+
+install(app) registers the hooks in the order they run; Flask runs before_request hooks in
+registration order and after_request hooks in reverse, so this one list is the whole story.
+"""
+from . import errors, hardening, http_cache, limits, openapi, response_cache
+
+
+def install(app) -> None:
+    """Register every hook and handler on app, in the order they run."""
+    # Error handlers first: every failure below, whatever raised it, answers in the one JSON shape.
+    errors.init_app(app)
+    # The limiter's before_request runs first, so even requests that the others refuse are counted;
+    # its after_request (the X-RateLimit-* headers) is registered first and so runs last, on every answer.
+    limits.init_app(app)
+    # Undecodable query strings are refused before any view or cache lookup reads request.args.
+    hardening.init_app(app)
+    # ETag / Cache-Control / 304 on what the view or the cache produced.
+    http_cache.init_app(app)
+    # After the limiter (a cached answer still counts against the budget), before the views.
+    response_cache.init_app(app)
+
+
+def install_documents(app) -> None:
+    """Serve the OpenAPI document (parsed now, so a broken file stops the app at startup)."""
+    openapi.init_app(app)
