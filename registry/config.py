@@ -1,31 +1,118 @@
-"""Configuration from the environment (the operator contract in README.md)."""
+"""Every environment variable the service reads, in one table (name, default, parser, help).
+
+The app's config, the server's settings, the sources' URLs and keys and the README's tables
+all come from SETTINGS (tests/test_config.py checks the README against it), as Datasette's
+SETTINGS table gives defaults, validation and docs from one place.
+"""
 import os
+from dataclasses import dataclass
+from typing import Callable
 
 
-def _int(env, name: str, default: int) -> int:
-    """A non-negative integer variable; a bad value stops the app at startup, not at the first request."""
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    if not raw.isdigit():
+def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _count(name: str, raw: str) -> int:
+    """A non-negative integer; a bad value stops the app at startup, not at the first request."""
+    if not raw.strip().isdigit():
         raise ValueError(f"{name} must be a non-negative integer, not {raw!r}")
-    return int(raw)
+    return int(raw.strip())
 
 
-def from_environment() -> dict:
-    """Settings read from REGISTRY_* and friends, with the documented defaults."""
-    env = os.environ
-    return {
-        "DATABASE": env.get("REGISTRY_DB", "./registry.db"),
-        "CURATION_DIR": env.get("REGISTRY_CURATION_DIR", "./curation"),
-        "SEEDS_DIR": env.get("REGISTRY_SEEDS_DIR", "./seeds"),
-        "OFFLINE": env.get("REGISTRY_OFFLINE", "") == "1",
-        "ADMIN_API_KEYS": [k.strip() for k in env.get("ADMIN_API_KEY", "").split(",") if k.strip()],
-        # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/web/limits.py).
-        "RATELIMIT_STORAGE_URI": env.get("RATELIMIT_STORAGE_URI") or "memory://",
-        "RATELIMIT_PUBLIC": env.get("RATELIMIT_PUBLIC") or "100/minute",
-        "RATELIMIT_ADMIN": env.get("RATELIMIT_ADMIN") or "20/minute",
-        "TRUSTED_PROXIES": _int(env, "TRUSTED_PROXIES", 0),
-        # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
-        "RESPONSE_CACHE_BYTES": _int(env, "REGISTRY_RESPONSE_CACHE_BYTES", 8 * 1024 * 1024),
-    }
+def _positive(name: str, raw: str) -> int:
+    value = _count(name, raw)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {raw!r}")
+    return value
+
+
+def _flag(name: str, raw: str) -> bool:
+    return raw == "1"
+
+
+def _keys(name: str, raw: str) -> list:
+    return [k.strip() for k in raw.split(",") if k.strip()]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One environment variable: the app config key it fills (None: read where it is used)."""
+
+    env: str
+    default: str | None     # as the README shows it; None: unset
+    parse: Callable
+    help: str
+    config_key: str | None = None
+
+    def read(self, env=None):
+        """The parsed value from env (default os.environ), or the parsed default."""
+        env = os.environ if env is None else env
+        raw = env.get(self.env, "")
+        if raw.strip() == "":
+            raw = self.default
+        if raw is None:
+            return self.parse(self.env, "") if self.parse in (_keys, _flag, _text) else None
+        return self.parse(self.env, raw)
+
+
+SETTINGS = (
+    Setting("REGISTRY_DB", "./registry.db", _text, "the SQLite file", "DATABASE"),
+    Setting("REGISTRY_CURATION_DIR", "./curation", _text, "curation YAML directory", "CURATION_DIR"),
+    Setting("REGISTRY_SEEDS_DIR", "./seeds", _text, "offline snapshots of every automated source", "SEEDS_DIR"),
+    Setting("REGISTRY_OFFLINE", None, _flag,
+            "`1`: every source reads its snapshot from the seeds directory (admin triggers too)", "OFFLINE"),
+    Setting("REGISTRY_TODAY", None, _text,
+            "pins today's date (ISO) for lifecycle status: reproducible builds and tests; unset: the UTC date"),
+    Setting("REGISTRY_HUB_ORGS", None, _text,
+            "comma-separated Hugging Face orgs the hub source reads; unset: the well-known ones"),
+    Setting("ADMIN_API_KEY", None, _keys,
+            "admin key; comma-separated list for rotation; unset: admin endpoints always answer 401",
+            "ADMIN_API_KEYS"),
+    # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/web/limits.py).
+    Setting("RATELIMIT_STORAGE_URI", "memory://", _text,
+            "where the counters live; `redis://host:port` for several processes or hosts", "RATELIMIT_STORAGE_URI"),
+    Setting("RATELIMIT_PUBLIC", "100/minute", _text,
+            "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
+            "RATELIMIT_PUBLIC"),
+    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by both admin endpoints", "RATELIMIT_ADMIN"),
+    Setting("TRUSTED_PROXIES", "0", _count, "number of reverse proxies whose `X-Forwarded-For` is trusted",
+            "TRUSTED_PROXIES"),
+    # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
+    Setting("REGISTRY_RESPONSE_CACHE_BYTES", "8388608", _count,
+            "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
+    Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
+    Setting("PORT", "8000", _positive, "port `registry serve` binds"),
+    Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),
+    Setting("GUNICORN_THREADS", "8", _positive, "threads per worker"),
+)
+BY_ENV = {s.env: s for s in SETTINGS}
+
+# Read by the source modules (registry/ingest/): each source's key and base URL.
+SOURCE_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "MISTRAL_API_KEY", "CO_API_KEY",
+               "XAI_API_KEY", "HF_TOKEN")
+
+
+def source_url_variable(source: str) -> str:
+    """REGISTRY_<SOURCE>_URL: the variable that overrides one source's base URL."""
+    return "REGISTRY_" + source.upper().replace("-", "_") + "_URL"
+
+
+def source_url(source: str, default: str) -> str:
+    """One source's base URL: REGISTRY_<SOURCE>_URL, else the upstream's own."""
+    return os.environ.get(source_url_variable(source)) or default
+
+
+def source_key(variable: str | None) -> str:
+    """A provider key (one of SOURCE_KEYS), or "" when unset."""
+    return os.environ.get(variable, "").strip() if variable else ""
+
+
+def setting(env_name: str, env=None):
+    """The value of one setting, parsed (for the places that read one outside the app config)."""
+    return BY_ENV[env_name].read(env)
+
+
+def from_environment(env=None) -> dict:
+    """The app config from the environment, with the documented defaults."""
+    return {s.config_key: s.read(env) for s in SETTINGS if s.config_key}

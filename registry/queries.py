@@ -171,6 +171,11 @@ def model_row(db, slug: str = None, model_id: int = None):
     return db.execute(_MODEL_SELECT + " WHERE m.id = ?", (model_id,)).fetchone()
 
 
+def model_by_slug(db, slug: str):
+    """The full row of one model by slug, or None."""
+    return model_row(db, slug=slug)
+
+
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
     return db.execute(
@@ -207,3 +212,43 @@ def history(db, row) -> list:
     return [dict(r) for r in db.execute(
         "SELECT slug, display_name, status, release_date FROM models WHERE family_id = ?"
         " ORDER BY release_date IS NULL, release_date, slug", (row["family_id"],))]
+
+
+_RUN_SELECT = ("SELECT r.*, p.slug AS provider_slug, p.name AS provider_name FROM ingestion_runs r"
+               " LEFT JOIN providers p ON p.id = r.provider_id")
+
+
+def run_dict(row) -> dict:
+    """An IngestionRun object."""
+    return {
+        "id": row["id"], "source": row["source"],
+        "provider": {"slug": row["provider_slug"], "name": row["provider_name"]} if row["provider_slug"] else None,
+        "status": row["status"], "models_added": row["models_added"], "models_updated": row["models_updated"],
+        "error_message": row["error_message"], "started_at": row["started_at"], "completed_at": row["completed_at"],
+    }
+
+
+def list_runs(db, source: str | None, status: str | None, limit: int) -> list:
+    """Ingestion runs, newest first, filtered."""
+    where, args = [], []
+    if source:
+        where.append("r.source = ?")
+        args.append(source)
+    if status:
+        where.append("r.status = ?")
+        args.append(status)
+    sql = _RUN_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.id DESC LIMIT ?"
+    return [run_dict(r) for r in db.execute(sql, args + [limit])]
+
+
+def running_run_id(db, source: str) -> int | None:
+    """The id of the newest running run of a source, or None."""
+    row = db.execute("SELECT id FROM ingestion_runs WHERE source = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
+                     (source,)).fetchone()
+    return row["id"] if row else None
+
+
+def run_started(db, run_id: int) -> dict:
+    """The short form of a run just triggered: id, source, status, started_at."""
+    row = db.execute("SELECT id, source, status, started_at FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()
+    return {"id": row["id"], "source": row["source"], "status": "running", "started_at": row["started_at"]}

@@ -1,19 +1,18 @@
 """Gunicorn settings and the `serve` command's server: the same in the venv and in the one-file build."""
-import os
-
 from gunicorn.app.base import BaseApplication
+
+from .config import setting
 
 
 def settings(env=None) -> dict:
     """Gunicorn settings: bind from HOST/PORT, workers from WEB_CONCURRENCY, threads from GUNICORN_THREADS."""
-    env = os.environ if env is None else env
     return {
-        "bind": f"{env.get('HOST', '127.0.0.1')}:{env.get('PORT', '8000')}",
+        "bind": f"{setting('HOST', env)}:{setting('PORT', env)}",
         # One worker process with threads: with the default in-memory rate-limit storage every
         # request sees the same counters, so the budgets are exact. For several processes or
         # hosts, set RATELIMIT_STORAGE_URI=redis://... and raise WEB_CONCURRENCY.
-        "workers": int(env.get("WEB_CONCURRENCY", "1")),
-        "threads": int(env.get("GUNICORN_THREADS", "8")),
+        "workers": setting("WEB_CONCURRENCY", env),
+        "threads": setting("GUNICORN_THREADS", env),
         "worker_class": "gthread",
         "timeout": 30,
         "graceful_timeout": 10,

@@ -3,8 +3,7 @@ from flask import jsonify
 
 from .. import queries
 from ..db import get_db
-from ..web.errors import not_found
-from . import bp, params
+from . import bp, get_or_404, params
 
 
 @bp.get("/providers")
@@ -14,10 +13,7 @@ def list_providers():
 
 @bp.get("/providers/<slug>")
 def get_provider(slug):
-    provider = queries.get_provider(get_db(), slug)
-    if provider is None:
-        raise not_found("Provider", slug)
-    return jsonify(provider)
+    return jsonify(get_or_404("Provider", queries.get_provider, slug))
 
 
 @bp.get("/families")
@@ -29,7 +25,4 @@ def list_families():
 
 @bp.get("/families/<slug>")
 def get_family(slug):
-    family = queries.get_family(get_db(), slug)
-    if family is None:
-        raise not_found("Family", slug)
-    return jsonify(family)
+    return jsonify(get_or_404("Family", queries.get_family, slug))

@@ -4,9 +4,9 @@ from flask import jsonify
 from .. import queries
 from ..curation.rules import STATUSES
 from ..db import get_db
-from ..web.errors import bad_request, not_found
 from ..resolve.upgrade import upgrade_for
-from . import bp, params
+from ..web.errors import bad_request
+from . import bp, get_or_404, params
 
 MAX_PER_PAGE = 200
 MAX_PARAMS = 10**15
@@ -33,24 +33,14 @@ def list_models():
         "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
 
 
-def _model_row(slug):
-    row = queries.model_row(get_db(), slug=slug)
-    if row is None:
-        raise not_found("Model", slug)
-    return row
-
-
 @bp.get("/models/<slug>")
 def get_model(slug):
-    model = queries.get_model(get_db(), slug)
-    if model is None:
-        raise not_found("Model", slug)
-    return jsonify(model)
+    return jsonify(get_or_404("Model", queries.get_model, slug))
 
 
 @bp.get("/models/<slug>/upgrade")
 def get_upgrade(slug):
-    row = _model_row(slug)
+    row = get_or_404("Model", queries.model_by_slug, slug)
     upgrade = upgrade_for(get_db(), row)
     return jsonify({
         "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
@@ -63,7 +53,7 @@ def get_upgrade(slug):
 
 @bp.get("/models/<slug>/history")
 def get_history(slug):
-    row = _model_row(slug)
+    row = get_or_404("Model", queries.model_by_slug, slug)
     return jsonify({
         "model": {"slug": row["slug"], "display_name": row["display_name"]},
         "family": {"slug": row["family_slug"], "name": row["family_name"]},

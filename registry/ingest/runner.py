@@ -1,7 +1,7 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
-import os
 from dataclasses import dataclass
 
+from ..config import source_key, source_url
 from ..db import connect_rw, transaction
 from ..merge.facts import replace_facts
 from ..merge.runs import describe, recorded_run, start_run
@@ -25,8 +25,7 @@ class RunResult:
 
 def base_url(module) -> str:
     """The source's base URL: REGISTRY_<SOURCE>_URL overrides the default."""
-    env = "REGISTRY_" + module.SOURCE.upper().replace("-", "_") + "_URL"
-    return os.environ.get(env) or module.BASE_URL
+    return source_url(module.SOURCE, module.BASE_URL)
 
 
 def mark_interrupted(conn, source: str) -> None:
@@ -61,7 +60,7 @@ def fetch_pages(module, offline: bool, seeds_dir: str, session=None) -> list:
     from .snapshots import load_pages
     if offline:
         return load_pages(seeds_dir, module.SOURCE)
-    key = os.environ.get(module.KEY_ENV, "") if module.KEY_ENV else ""
+    key = source_key(module.KEY_ENV)
     if module.KEY_REQUIRED and not key:
         raise SourceError(f"{module.KEY_ENV} is not set: {module.SOURCE} needs an API key")
     return module.fetch(session or make_session(), base_url(module), key or None)

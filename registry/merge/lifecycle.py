@@ -1,14 +1,14 @@
 """Status derivation (decisions.md §11) and the one-latest-per-family rule."""
 import json
-import os
 from datetime import datetime, timezone
 
+from ..config import setting
 from .priority import pick
 
 
 def today() -> str:
     """Today's date (UTC) as ISO; REGISTRY_TODAY pins it, for reproducible runs and tests."""
-    return os.environ.get("REGISTRY_TODAY") or datetime.now(timezone.utc).date().isoformat()
+    return setting("REGISTRY_TODAY") or datetime.now(timezone.utc).date().isoformat()
 
 
 SIGNALS = ("deprecated", "retired", "status")

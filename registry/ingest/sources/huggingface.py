@@ -1,10 +1,10 @@
 """model-hub: Hugging Face GET /api/models?author=ORG (Link pages; open models, sizes, hub pages)."""
-import os
 import re
 from urllib.parse import urlsplit
 
 from requests.utils import parse_header_links
 
+from ...config import setting
 from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
@@ -39,7 +39,7 @@ _EXPERTS = re.compile(r"^\d+[eE]$")      # Llama-4-Scout-17B-16E: 17B is the act
 
 def orgs() -> list[str]:
     """The organisations to list: REGISTRY_HUB_ORGS (comma-separated) or ORGS."""
-    configured = os.environ.get("REGISTRY_HUB_ORGS", "")
+    configured = setting("REGISTRY_HUB_ORGS") or ""
     return [o.strip() for o in configured.split(",") if o.strip()] or list(ORGS)
 
 

@@ -1,0 +1,66 @@
+"""The settings table: one place for every environment variable, and the README's table matches it."""
+import re
+from pathlib import Path
+
+import pytest
+
+from registry.config import SETTINGS, SOURCE_KEYS, from_environment, setting
+from registry.ingest.sources import MODULES, load
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_rows() -> dict:
+    """variable -> default cell, from every README table headed `environment variable`."""
+    rows, in_table = {}, False
+    for line in README.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| environment variable |"):
+            in_table = True
+            continue
+        if not line.startswith("|"):
+            in_table = False
+        if in_table and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            for name in re.findall(r"`([A-Z_<>]+)`", cells[0]):
+                rows[name] = cells[1]
+    return rows
+
+
+def test_readme_lists_every_setting_with_its_default():
+    rows = readme_rows()
+    for s in SETTINGS:
+        assert s.env in rows, f"README has no row for {s.env}"
+        assert rows[s.env] == ("unset" if s.default is None else f"`{s.default}`"), s.env
+
+
+def test_readme_lists_nothing_the_code_does_not_read():
+    known = {s.env for s in SETTINGS} | set(SOURCE_KEYS) | {"REGISTRY_<SOURCE>_URL"}
+    assert set(readme_rows()) - known == set()
+
+
+def test_every_source_key_is_documented():
+    keys = {load(m).KEY_ENV for m in MODULES} - {None}
+    assert keys <= set(SOURCE_KEYS) <= set(readme_rows())
+
+
+@pytest.mark.parametrize("env, key, expected", [
+    ({}, "DATABASE", "./registry.db"),
+    ({"REGISTRY_DB": "/srv/x.db"}, "DATABASE", "/srv/x.db"),
+    ({}, "OFFLINE", False),
+    ({"REGISTRY_OFFLINE": "1"}, "OFFLINE", True),
+    ({"ADMIN_API_KEY": " a, b ,"}, "ADMIN_API_KEYS", ["a", "b"]),
+    ({}, "ADMIN_API_KEYS", []),
+    ({"TRUSTED_PROXIES": "2"}, "TRUSTED_PROXIES", 2),
+    ({}, "RESPONSE_CACHE_BYTES", 8 * 1024 * 1024),
+    ({"RATELIMIT_PUBLIC": ""}, "RATELIMIT_PUBLIC", "100/minute"),
+])
+def test_config_from_environment(env, key, expected):
+    assert from_environment(env)[key] == expected
+
+
+@pytest.mark.parametrize("name, raw", [
+    ("TRUSTED_PROXIES", "two"), ("REGISTRY_RESPONSE_CACHE_BYTES", "-1"), ("PORT", "0"), ("GUNICORN_THREADS", "x"),
+])
+def test_a_bad_value_names_the_variable(name, raw):
+    with pytest.raises(ValueError, match=name):
+        setting(name, {name: raw})
