@@ -1,4 +1,4 @@
-"""ETag, Cache-Control and 304 (decisions §15)."""
+"""ETag, Cache-Control and 304 (docs/api-decisions.md#caching)."""
 import pytest
 
 from registry.db import bump_generation, transaction

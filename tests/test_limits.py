@@ -1,4 +1,4 @@
-"""Rate limits (decisions §12): budgets, headers on every response, 429, keys, proxies."""
+"""Rate limits (docs/api-decisions.md#rate-limits): budgets, headers on every response, 429, keys, proxies."""
 import hashlib
 import re
 import time

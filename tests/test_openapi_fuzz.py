@@ -50,7 +50,7 @@ class AdminKey:
 
 
 def crossed_bounds(query) -> bool:
-    """min_params above max_params: each valid alone, a 400 together (§6), which OpenAPI cannot state."""
+    """min_params above max_params: each valid alone, a 400 together (docs/api-decisions.md#parameters), which OpenAPI cannot state."""
     try:   # values are ints in generated cases, strings in schemathesis' coverage phase
         return int(query["min_params"]) > int(query["max_params"])
     except (KeyError, TypeError, ValueError):

@@ -1,6 +1,6 @@
 """Rules of registry.resolve (normalize, index, upgrade alias): table-driven cases per rule, tie-breaks,
 format-preserving upgrade aliases, and the development-set accuracy thresholds (measured on
-the copies in tests/data, never on /work/shared)."""
+the copies in tests/data)."""
 from __future__ import annotations
 
 import importlib.util
@@ -266,7 +266,7 @@ def test_keeps_query_format_within_the_model(truth_index):
                                                     "normalized")
 
 
-# --- tie-breaks (decisions §8) ----------------------------------------------------------------
+# --- tie-breaks (docs/api-decisions.md#resolve) ----------------------------------------------------------------
 @pytest.mark.parametrize("rows, q, slug", [
     # 1. the alias whose source matches the format q looks like
     ([row("acme/foo-1", "gateway", "m-gw", release="2020-01-01"),
@@ -322,7 +322,7 @@ def test_exact_beats_normalized_and_normalized_beats_substring():
     assert idx.match("foo-1-extra-long").stage == "substring"
 
 
-# --- pick_upgrade_alias (decisions §9) --------------------------------------------------------
+# --- pick_upgrade_alias (docs/api-decisions.md#upgrade_alias) --------------------------------------------------------
 UPGRADE = [
     row("claude-haiku-4-5", "official", "up", 0),
     row("claude-haiku-4-5-20251001", "official", "up", 1),

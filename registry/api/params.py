@@ -64,7 +64,7 @@ def choice(name: str, choices, default=None) -> str | None:
 
 
 def query_text() -> str:
-    """The required q of resolve and search (decisions §7)."""
+    """The required q of resolve and search (docs/api-decisions.md#parameters)."""
     value = single("q")
     if value is None or not value.strip():
         raise bad_request("Parameter 'q' is required.")

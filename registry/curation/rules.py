@@ -84,7 +84,7 @@ FIELD_CHECKS = {
     "successor": (_model_slug, True),
     "status": (_one_of(STATUSES), True),
     # A provider's "not sooner than" retirement date: not a shutdown day, so it is kept in
-    # metadata, never in sunset_date (docs/api-decisions.md, lifecycle).
+    # metadata, never in sunset_date (docs/api-decisions.md#lifecycle).
     "earliest_sunset_date": (_date, True),
 }
 

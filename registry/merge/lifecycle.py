@@ -1,4 +1,4 @@
-"""Status derivation (decisions.md §11) and the one-latest-per-family rule."""
+"""Status derivation (docs/api-decisions.md#lifecycle) and the one-latest-per-family rule."""
 import json
 from datetime import datetime, timezone
 

@@ -15,9 +15,9 @@ LINK_FIELDS = ("family", "successor")
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
 
-# The feed supplements lifecycle dates and replacements only (spec, tier 2).
+# The feed supplements lifecycle dates and replacements only (docs/data-flow.md).
 FEED_FIELDS = {"deprecation_date", "sunset_date", "successor"}
-# The hub is authoritative for these on open-source models (spec, tier 4 rule).
+# The hub is authoritative for these on open-source models (docs/data-flow.md).
 HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 

@@ -1,6 +1,6 @@
 """The alias index: match a model identifier string to a known alias (pure, DB-free).
 
-Stages (docs/api-decisions.md, resolve):
+Stages (docs/api-decisions.md#resolve):
   1 exact       q equals a known alias (case-sensitive)                          1.0
   2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
                 equal (a pinned q only matches aliases with the same pins; a Vertex-style

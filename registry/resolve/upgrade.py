@@ -1,6 +1,6 @@
 """The upgrade decision: successor chain, family latest, and the alias in the caller's format.
 
-docs/api-decisions.md (upgrade) says what a recommendation must be; this module is the one
+docs/api-decisions.md#upgrade says what a recommendation must be; this module is the one
 place that decides it, for /models/{slug}/upgrade and /resolve alike.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from .normalize import decoration
 
 
 def upgrade_for(db, row):
-    """The recommended upgrade row for a model row, or None (docs/api-decisions.md, upgrade).
+    """The recommended upgrade row for a model row, or None (docs/api-decisions.md#upgrade).
 
     Follow successor links to the end (cycle-safe), then the family's latest when the
     end of the chain is not the latest; never a sunset model when a working one is on the path.
@@ -35,7 +35,7 @@ def upgrade_for(db, row):
 
 
 def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query: str | None = None) -> AliasRow | None:
-    """The upgrade model's alias in the matched alias's format (docs/api-decisions.md, upgrade_alias).
+    """The upgrade model's alias in the matched alias's format (docs/api-decisions.md#upgrade_alias).
 
     query: the string the caller sent; its own region prefix or gateway variant (which
     normalization may have stripped to match) is kept in preference to the matched alias's.

@@ -1,4 +1,4 @@
-"""Search: query escaping, FTS5 ranking and score normalization (decisions §7, §13).
+"""Search: query escaping, FTS5 ranking and score normalization (docs/api-decisions.md#search).
 
 A query is matched several ways, and each model takes its best score:
 

@@ -1,4 +1,4 @@
-"""HTTP caching (decisions §15): ETag and Cache-Control on public reads, never on admin answers."""
+"""HTTP caching (docs/api-decisions.md#caching): ETag and Cache-Control on public reads, never on admin answers."""
 from flask import request
 
 from .limits import is_admin_request
