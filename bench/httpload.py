@@ -14,27 +14,20 @@ import multiprocessing
 import os
 import re
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from servers import Server  # noqa: E402  (the one server harness, shared with the tests)
 HIGH_BUDGET = "1000000000/minute"
 CONNECTIONS = 16
 THREADS = 2
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def server_env(**extra) -> dict:
@@ -46,82 +39,6 @@ def server_env(**extra) -> dict:
     return env
 
 
-class Served:
-    """One gunicorn master (registry serve, or the floor app) on a free port."""
-
-    def __init__(self, name: str, command: list, env: dict, log_dir: Path, ready_path: str):
-        self.name = name
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.ready_path = ready_path
-        self.log_path = log_dir / f"{name}.log"
-        env = {**env, "HOST": "127.0.0.1", "PORT": str(self.port)}
-        with open(self.log_path, "wb") as log:
-            # stdout is gunicorn's access log: thrown away (it is written, as in production, but not kept).
-            self.proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
-                                         start_new_session=True)
-
-    def wait_ready(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"{self.name} exited with {self.proc.returncode}:\n{self.log_path.read_text()}")
-            try:
-                with urllib.request.urlopen(self.url + self.ready_path, timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise SystemExit(f"{self.name} did not answer within {timeout} s:\n{self.log_path.read_text()}")
-
-    def get(self, path: str, timeout: float = 60) -> int:
-        try:
-            with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
-                return response.status
-        except urllib.error.HTTPError as err:
-            return err.code
-
-    def workers(self) -> list:
-        """The pids of the master's worker processes."""
-        try:
-            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
-            return [int(c) for c in children]
-        except OSError:
-            out = []
-            for stat in Path("/proc").glob("[0-9]*/stat"):
-                try:
-                    fields = stat.read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == self.proc.pid:
-                    out.append(int(stat.parent.name))
-            return out
-
-    def memory(self) -> dict:
-        """VmHWM / VmRSS (MB) of the worker (the largest, if several) and of the master."""
-        def read(pid):
-            values = {}
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                key, _, rest = line.partition(":")
-                if key in ("VmHWM", "VmRSS"):
-                    values[key] = int(rest.split()[0]) / 1024
-            return values
-        workers = [read(pid) for pid in self.workers()]
-        worker = max(workers, key=lambda v: v.get("VmHWM", 0)) if workers else {}
-        return {"worker_hwm_mb": worker.get("VmHWM"), "worker_rss_mb": worker.get("VmRSS"),
-                "master_rss_mb": read(self.proc.pid).get("VmRSS"), "workers": len(workers)}
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)   # gunicorn's graceful shutdown
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-
-
 def registry_command() -> list:
     """`registry serve` from the running venv (the shipped command), else gunicorn with gunicorn.conf.py."""
     script = Path(sys.executable).parent / "registry"
@@ -130,14 +47,17 @@ def registry_command() -> list:
     return [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"), "registry:create_app()"]
 
 
-def start_registry(db_path: Path, log_dir: Path, **env) -> Served:
-    return Served("registry", registry_command(), server_env(REGISTRY_DB=db_path, **env), log_dir,
-                  "/api/v1/providers")
+def start_registry(db_path: Path, log_dir: Path, **env) -> Server:
+    """The registry as shipped, on a free port."""
+    return Server(registry_command(), server_env(REGISTRY_DB=db_path, **env), log_dir / "registry.log", cwd=ROOT,
+                  argv=(), keep_access_log=False)
 
 
-def start_floor(log_dir: Path) -> Served:
+def start_floor(log_dir: Path) -> Server:
+    """The floor app (Flask + the same limiter, one JSON endpoint), on a free port."""
     from floorapp import PATH
-    return Served("floor", [sys.executable, str(ROOT / "bench" / "floorapp.py")], server_env(), log_dir, PATH)
+    return Server([sys.executable, str(ROOT / "bench" / "floorapp.py")], server_env(), log_dir / "floor.log", cwd=ROOT,
+                  argv=(), ready_path=PATH, keep_access_log=False)
 
 
 # -- load generators -------------------------------------------------------------------------------
@@ -252,7 +172,7 @@ class Load:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def compare(load: Load, floor: Served, registry: Served, endpoints: dict, seconds: float, rounds: int,
+def compare(load: Load, floor: Server, registry: Server, endpoints: dict, seconds: float, rounds: int,
             log=print) -> dict:
     """{endpoint: {floor: [rps...], endpoint: [rps...], ratio, non2xx}}: alternating runs, ratio of medians."""
     from floorapp import PATH

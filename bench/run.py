@@ -94,7 +94,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         registry.wait_ready()
         floor.wait_ready()
         start = time.perf_counter()
-        status = registry.get("/api/v1/resolve?q=warm-up")   # the worker builds its alias index
+        status = registry.status("/api/v1/resolve?q=warm-up")   # the worker builds its alias index
         first_resolve = time.perf_counter() - start
         if status not in (200, 404):
             raise SystemExit(f"resolve answered {status}")
@@ -105,7 +105,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         log("  (response cache off)")
         registry = httpload.start_registry(db_path, log_dir, REGISTRY_RESPONSE_CACHE_BYTES=0)
         registry.wait_ready()
-        registry.get("/api/v1/resolve?q=warm-up")
+        registry.status("/api/v1/resolve?q=warm-up")
         uncached = httpload.compare(load, floor, registry, endpoints, seconds, rounds, log)
     finally:
         registry.stop()

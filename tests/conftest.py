@@ -1,17 +1,13 @@
 """Fixtures (flaskr style): an app over a temp database built from the fixture curation."""
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from registry import create_app
-from registry.curation.apply import apply_curation
-from registry.curation.reader import read_curation
-from registry.db import close_thread_connections, connect_rw, init_db
+from registry.db import close_thread_connections, connect_rw
 
-DATA = Path(__file__).parent / "data"
-TODAY = "2026-11-21"
+from helpers import DATA, TODAY, build_db
 
 
 @pytest.fixture(autouse=True)
@@ -26,18 +22,6 @@ def curation_dir(tmp_path):
     target = tmp_path / "curation"
     shutil.copytree(DATA / "curation", target)
     return target
-
-
-def build_db(path, curation_dir) -> None:
-    """Create a database and apply a curation directory to it."""
-    init_db(str(path))
-    cur = read_curation(curation_dir)
-    assert not cur.errors, cur.errors
-    conn = connect_rw(str(path))
-    try:
-        apply_curation(conn, cur)
-    finally:
-        conn.close()
 
 
 @pytest.fixture
@@ -66,20 +50,6 @@ def rw(app):
     conn = connect_rw(app.config["DATABASE"])
     yield conn
     conn.close()
-
-
-def assert_error(response, status: int, code: str, contains: str = ""):
-    """Every error has the spec's shape: {"error": {"code", "message"}}, JSON, nothing else."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message"}
-    assert body["error"]["code"] == code
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert contains in body["error"]["message"]
-    assert "Traceback" not in response.get_data(as_text=True)
-    return body
 
 
 os.environ.setdefault("REGISTRY_TODAY", TODAY)

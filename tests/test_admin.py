@@ -3,7 +3,7 @@ import time
 import pytest
 
 import fakes
-from conftest import assert_error
+from helpers import assert_error
 from registry.ingest.locks import SourceLock
 from registry.ingest.runner import begin
 

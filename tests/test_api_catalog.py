@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 
 
 def test_providers_sorted_by_name_with_counts(client):

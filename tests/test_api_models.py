@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 from registry.db import transaction
 
 ALL_BY_RELEASE = [

@@ -1,7 +1,7 @@
 """Hostile and malformed input: always a JSON answer in the spec's shape, never a 500."""
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 
 LONG = "a" * 10_000
 HUGE = "9" * 40

@@ -3,7 +3,7 @@ import textwrap
 import pytest
 
 from registry.curation.reader import read_curation
-from conftest import build_db
+from helpers import build_db
 
 
 def write(directory, name, text):

@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from conftest import DATA
+from helpers import DATA
 from servers import ROOT, Server, server_env
 
 pytestmark = pytest.mark.slow    # `make test` runs it; `pytest -m "not slow"` leaves it out

@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 
 
 @pytest.mark.parametrize("method,url,status,code", [

@@ -52,7 +52,7 @@ def test_rerun_with_unchanged_data_changes_nothing(app, rw, three_sources):
 
 @pytest.mark.parametrize("order", list(itertools.permutations(["vendor-b-api", "deprecation-feed", "model-hub"])))
 def test_any_order_of_sources_gives_the_same_registry(tmp_path, curation_dir, monkeypatch, three_sources, order):
-    from conftest import build_db
+    from helpers import build_db
     reference = tmp_path / "reference.db"
     build_db(reference, curation_dir)
     for source in ("vendor-b-api", "deprecation-feed", "model-hub"):

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 from registry import create_app
 from registry.web.openapi import load_document
 
@@ -160,7 +160,7 @@ def test_the_raw_key_never_reaches_the_storage(make_app):
 ])
 def test_forwarded_for_only_behind_trusted_proxies(monkeypatch, tmp_path, curation_dir, proxies,
                                                    forwarded, separate):
-    from conftest import build_db
+    from helpers import build_db
     build_db(tmp_path / "registry.db", curation_dir)
     monkeypatch.setenv("TRUSTED_PROXIES", str(proxies))
     monkeypatch.setenv("RATELIMIT_PUBLIC", "1/minute")

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from conftest import DATA, build_db
+from helpers import DATA, build_db
 from registry import create_app, db, migrations
 from registry.curation.apply import apply_curation
 from registry.curation.reader import read_curation

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_db
+from helpers import build_db
 from registry import create_app
 from registry.db import close_thread_connections, connect_rw
 

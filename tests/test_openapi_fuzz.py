@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import fakes
-from conftest import assert_error, build_db
+from helpers import assert_error, build_db
 from registry import create_app
 from registry.web.openapi import load_document
 from registry.merge.priority import AUTOMATED_SOURCES
@@ -50,7 +50,10 @@ class AdminKey:
 
 
 def crossed_bounds(query) -> bool:
-    """min_params above max_params: each valid alone, a 400 together (docs/api-decisions.md#parameters), which OpenAPI cannot state."""
+    """min_params above max_params: each valid alone, a 400 together, which OpenAPI cannot state.
+
+    docs/api-decisions.md#parameters
+    """
     try:   # values are ints in generated cases, strings in schemathesis' coverage phase
         return int(query["min_params"]) > int(query["max_params"])
     except (KeyError, TypeError, ValueError):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from conftest import DATA, build_db
+from helpers import DATA, build_db
 
 ROOT = Path(__file__).resolve().parents[1]
 REDIS = shutil.which("redis-server")

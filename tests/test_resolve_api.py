@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 from registry.db import transaction
 
 SONNET_45 = "claude-sonnet-4-5-20250929"

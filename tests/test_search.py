@@ -2,7 +2,7 @@
 score bounds and order, tie-breaks, limit, every 400, and hostile input (never a 500)."""
 import pytest
 
-from conftest import assert_error
+from helpers import assert_error
 from registry.search.ranking import fts_expression, query_words, search, words_expression
 from registry.search.documents import name_variants, squash, squashed_names
 
@@ -252,7 +252,7 @@ def test_squashed_names_drop_platform_decorations(name, forms):
 
 # --- the index follows every write -------------------------------------------------------------
 def test_search_follows_curation_changes(client, app, curation_dir):
-    from conftest import build_db
+    from helpers import build_db
     text = (curation_dir / "meta.yaml").read_text()
     text = text.replace("display_name: Llama 3.1 405B Instruct", "display_name: Llama Colossus")
     text = text.replace("official: [Llama-3.1-405B-Instruct]", "official: [Llama-3.1-405B-Instruct, llama-big]")

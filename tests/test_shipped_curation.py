@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_db
+from helpers import build_db
 from registry import create_app
 from registry.curation.reader import read_curation
 from registry.db import close_thread_connections, connect_rw

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import build_db
+from helpers import build_db
 from servers import ROOT, Server, registry_command, server_env
 
 NEW_MODEL = "claude-opus-4-1-20250805"    # only vendor-b-api's snapshot knows it, not the fixture curation

@@ -1,4 +1,4 @@
-"""Rate limits (docs/api-decisions.md#rate-limits): one per-IP budget for public endpoints, one per-key budget for admin.
+"""Rate limits: one per-IP budget for public endpoints, one per-key budget for admin (docs/api-decisions.md).
 
 Both budgets are flask-limiter application limits with their own scope, so every endpoint of a
 group draws from one shared counter. The counters live in RATELIMIT_STORAGE_URI: memory:// is

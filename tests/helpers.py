@@ -1,0 +1,54 @@
+"""Helpers the tests share: building a database through the real code paths, the error-shape check,
+and a sample URL for every GET route of the app (derived from its URL map)."""
+from pathlib import Path
+
+from registry.curation.apply import apply_curation
+from registry.curation.reader import read_curation
+from registry.db import connect_rw, init_db
+
+DATA = Path(__file__).parent / "data"
+TODAY = "2026-11-21"
+# Values for the URL map's variables that exist in the fixture curation (tests/data/curation).
+SAMPLE_VALUES = {"slug": {"providers": "anthropic", "families": "claude-sonnet", "models": "claude-3-5-sonnet-20241022"},
+                 "source": {"ingest": "vendor-a-api"}}
+QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude"}
+
+
+def build_db(path, curation_dir) -> None:
+    """Create a database and apply a curation directory to it."""
+    init_db(str(path))
+    cur = read_curation(curation_dir)
+    assert not cur.errors, cur.errors
+    conn = connect_rw(str(path))
+    try:
+        apply_curation(conn, cur)
+    finally:
+        conn.close()
+
+
+def assert_error(response, status: int, code: str, contains: str = ""):
+    """Every error has the spec's shape: {"error": {"code", "message"}}, JSON, nothing else."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message"}
+    assert body["error"]["code"] == code
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    assert contains in body["error"]["message"]
+    assert "Traceback" not in response.get_data(as_text=True)
+    return body
+
+
+def get_routes(app) -> list:
+    """A sample URL for every GET route of the app, derived from its URL map (a new route cannot be left out)."""
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        url = rule.rule
+        for name in rule.arguments:
+            collection = rule.rule.split("/<")[0].rsplit("/", 1)[-1]
+            url = url.replace(f"<{name}>", SAMPLE_VALUES[name][collection])
+        urls.append(url + QUERY.get(rule.rule, ""))
+    return sorted(urls)
