@@ -9,8 +9,10 @@ from registry.db import connect_rw, init_db
 DATA = Path(__file__).parent / "data"
 TODAY = "2026-11-21"
 # Values for the URL map's variables that exist in the fixture curation (tests/data/curation).
-SAMPLE_VALUES = {"slug": {"providers": "anthropic", "families": "claude-sonnet", "models": "claude-3-5-sonnet-20241022"},
-                 "source": {"ingest": "vendor-a-api"}}
+SAMPLE_VALUES = {
+    "slug": {"providers": "anthropic", "families": "claude-sonnet", "models": "claude-3-5-sonnet-20241022"},
+    "source": {"ingest": "vendor-a-api"},
+}
 QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude"}
 
 
