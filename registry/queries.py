@@ -1,12 +1,12 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-_MODEL_SELECT = """
-SELECT m.id, m.slug, m.display_name, m.version, m.status, m.model_type,
+from .fields import COLUMNS, LIST_DATES_AND_SIZES
+
+_MODEL_SELECT = f"""
+SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
-       m.release_date, m.deprecation_date, m.sunset_date, m.parameter_count, m.parameter_label,
-       m.input_context_window, m.output_context_window, f.is_open_source, m.family_id,
-       m.canonical_url, m.successor_id, m.metadata, m.created_at, m.updated_at
+       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at
 FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
 """
 
@@ -27,16 +27,15 @@ FROM families f JOIN providers p ON p.id = f.provider_id
 
 def model_summary(row) -> dict:
     """A Model object as in lists (spec: Model without the single-model-only fields)."""
-    return {
+    model = {
         "slug": row["slug"], "display_name": row["display_name"], "version": row["version"],
         "status": row["status"], "model_type": row["model_type"],
         "family": {"slug": row["family_slug"], "name": row["family_name"]},
         "provider": {"slug": row["provider_slug"], "name": row["provider_name"]},
-        "release_date": row["release_date"], "deprecation_date": row["deprecation_date"],
-        "sunset_date": row["sunset_date"], "parameter_count": row["parameter_count"],
-        "parameter_label": row["parameter_label"], "input_context_window": row["input_context_window"],
-        "output_context_window": row["output_context_window"], "is_open_source": bool(row["is_open_source"]),
     }
+    model.update((name, row[name]) for name in LIST_DATES_AND_SIZES)
+    model["is_open_source"] = bool(row["is_open_source"])
+    return model
 
 
 def provider_dict(row) -> dict:

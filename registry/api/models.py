@@ -2,8 +2,8 @@
 from flask import jsonify
 
 from .. import queries
-from ..curation.rules import STATUSES
 from ..db import get_db
+from ..fields import STATUSES
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
 from . import bp, get_or_404, params

@@ -1,7 +1,8 @@
 """`curate --report`: what curators should look at."""
 import json
 
-from ..merge.priority import CURATION, MODEL_COLUMNS
+from ..fields import COLUMNS
+from ..merge.priority import CURATION
 
 
 def curation_report(conn) -> str:
@@ -24,7 +25,7 @@ def curation_report(conn) -> str:
             "SELECT source, model_slug, field, value FROM facts WHERE source != ? ORDER BY model_slug, field, source",
             (CURATION,)):
         mine = curated.get((slug, field))
-        if field in MODEL_COLUMNS + ("successor",) and mine is not None and value is not None \
+        if field in COLUMNS + ("successor",) and mine is not None and value is not None \
                 and json.loads(value) != json.loads(mine):
             disagreements.append(f"  {slug}.{field}: curation {json.loads(mine)!r}, {source} {json.loads(value)!r}")
     lines.append(f"Values where sources disagree with curation ({len(disagreements)}):")

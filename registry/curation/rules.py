@@ -2,19 +2,16 @@
 import datetime as dt
 import re
 
+from ..fields import BY_NAME, CURATED, MODEL_TYPES, STATUSES
+
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
-MODEL_TYPES = ("chat", "embedding", "image", "audio_generation", "speech_to_text", "realtime",
-               "moderation", "video_generation", "search", "code", "unknown")
-STATUSES = ("active", "latest", "deprecated", "sunset")
 
 PROVIDER_KEYS = {"slug", "name", "website_url", "api_models_url"}
 FAMILY_KEYS = {"slug", "name", "description", "is_open_source", "match", "models"}
 # Model fields a curation entry (or a correction) may set; each becomes a fact of source curation.
-MODEL_FIELDS = ("family", "display_name", "version", "model_type", "release_date", "deprecation_date",
-                "sunset_date", "parameter_count", "parameter_label", "input_context_window",
-                "output_context_window", "canonical_url", "successor", "status", "earliest_sunset_date")
+MODEL_FIELDS = CURATED
 MODEL_KEYS = {"slug", "aliases", *MODEL_FIELDS} - {"family"}
 CORRECTION_KEYS = {"aliases", *MODEL_FIELDS}
 
@@ -67,31 +64,16 @@ def _version(value):
     return None if isinstance(value, str) else 'must be a string (quote it: "20241022")'
 
 
-# field -> (checker, null allowed)
-FIELD_CHECKS = {
-    "family": (_family_slug, False),
-    "display_name": (_text, False),
-    "version": (_version, False),
-    "model_type": (_one_of(MODEL_TYPES), True),
-    "release_date": (_date, True),
-    "deprecation_date": (_date, True),
-    "sunset_date": (_date, True),
-    "parameter_count": (_count, True),
-    "parameter_label": (_text, True),
-    "input_context_window": (_count, True),
-    "output_context_window": (_count, True),
-    "canonical_url": (_url, True),
-    "successor": (_model_slug, True),
-    "status": (_one_of(STATUSES), True),
-    # A provider's "not sooner than" retirement date: not a shutdown day, so it is kept in
-    # metadata, never in sunset_date (docs/api-decisions.md#lifecycle).
-    "earliest_sunset_date": (_date, True),
+# A field's kind (registry/fields.py) -> its checker.
+KIND_CHECKS = {
+    "family_slug": _family_slug, "text": _text, "version": _version, "model_type": _one_of(MODEL_TYPES),
+    "date": _date, "count": _count, "url": _url, "model_slug": _model_slug, "status": _one_of(STATUSES),
 }
 
 
 def check_field(field: str, value) -> str | None:
     """Return why value is not valid for field, or None."""
-    checker, nullable = FIELD_CHECKS[field]
+    spec = BY_NAME[field]
     if value is None:
-        return None if nullable else "may not be null"
-    return checker(value)
+        return None if spec.nullable else "may not be null"
+    return KIND_CHECKS[spec.kind](value)

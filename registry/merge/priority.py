@@ -7,11 +7,6 @@ VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api"
                   "vendor-f-api")
 AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED, HUB)
 
-# Columns of the models table that facts feed (plus family/successor, resolved to ids).
-MODEL_COLUMNS = ("display_name", "version", "model_type", "release_date", "deprecation_date",
-                 "sunset_date", "parameter_count", "parameter_label", "input_context_window",
-                 "output_context_window", "canonical_url")
-LINK_FIELDS = ("family", "successor")
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
 

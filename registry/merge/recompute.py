@@ -6,10 +6,11 @@ import re
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from .priority import FEED, LINK_FIELDS, MODEL_COLUMNS, FLAG_FIELDS, pick, tier
+from ..fields import COLUMNS, LINKS
+from .priority import FEED, FLAG_FIELDS, pick, tier
 from ..resolve.normalize import normalize
 
-COMPARED = MODEL_COLUMNS + ("family_id", "metadata")
+COMPARED = COLUMNS + ("family_id", "metadata")
 
 
 def _load_facts(conn) -> dict:
@@ -76,7 +77,7 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
         if chosen is None:
             continue
         value, source = chosen
-        if field in MODEL_COLUMNS or field in LINK_FIELDS:
+        if field in COLUMNS or field in LINKS:
             row[field] = value
             if value is not None:
                 provenance[field] = source
@@ -92,7 +93,7 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
         if row["family_id"] is None:
             return None
     successor = row.pop("successor", None)
-    for column in MODEL_COLUMNS:
+    for column in COLUMNS:
         row.setdefault(column, None)
     row["display_name"] = row["display_name"] or slug
     row["version"] = row["version"] or ""

@@ -1,0 +1,53 @@
+"""The model's fields, in one table: what curation may state, what the models table holds, what the
+list and single-model answers show. Column lists, curation validation and response shapes derive
+from FIELDS (as Datasette's SETTINGS table gives defaults, validation and docs from one place)."""
+from dataclasses import dataclass
+
+MODEL_TYPES = ("chat", "embedding", "image", "audio_generation", "speech_to_text", "realtime",
+               "moderation", "video_generation", "search", "code", "unknown")
+STATUSES = ("active", "latest", "deprecated", "sunset")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a model.
+
+    kind: the value's form, checked by curation (registry/curation/rules.py);
+    stored: "column" (a models column fed by facts), "link" (resolved to a row id: family,
+    successor), "signal" (read by the lifecycle only) or "metadata" (kept in metadata);
+    shown: "list" (in every Model object) or "detail" (single-model answers only) or None.
+    """
+
+    name: str
+    kind: str
+    stored: str
+    shown: str | None = None
+    nullable: bool = True
+
+
+FIELDS = (
+    Field("family", "family_slug", "link", nullable=False),
+    Field("display_name", "text", "column", "list", nullable=False),
+    Field("version", "version", "column", "list", nullable=False),
+    Field("model_type", "model_type", "column", "list"),
+    Field("release_date", "date", "column", "list"),
+    Field("deprecation_date", "date", "column", "list"),
+    Field("sunset_date", "date", "column", "list"),
+    Field("parameter_count", "count", "column", "list"),
+    Field("parameter_label", "text", "column", "list"),
+    Field("input_context_window", "count", "column", "list"),
+    Field("output_context_window", "count", "column", "list"),
+    Field("canonical_url", "url", "column", "detail"),
+    Field("successor", "model_slug", "link", "detail"),
+    Field("status", "status", "signal"),
+    # A provider's "not sooner than" retirement date: not a shutdown day (docs/api-decisions.md#lifecycle).
+    Field("earliest_sunset_date", "date", "metadata"),
+)
+BY_NAME = {f.name: f for f in FIELDS}
+
+CURATED = tuple(f.name for f in FIELDS)
+COLUMNS = tuple(f.name for f in FIELDS if f.stored == "column")
+LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
+# Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
+LIST_DATES_AND_SIZES = tuple(f.name for f in FIELDS if f.shown == "list"
+                             and f.name not in ("display_name", "version", "model_type"))
