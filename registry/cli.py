@@ -6,6 +6,7 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from .curation.apply import apply_curation
+from .curation.audit import audit, render
 from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
@@ -100,8 +101,30 @@ def serve_command():
     serve()
 
 
+@click.command("audit")
+@with_appcontext
+def audit_command():
+    """List unsound upgrades by rule, working models without model_type and unsourced lifecycle values.
+
+    Exits 1 when anything is listed, so CI can hold the registry to it.
+    """
+    path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
+    cur = read_curation(directory)
+    conn = connect_ro(path)
+    try:
+        findings = audit(conn, cur, directory)
+    finally:
+        conn.close()
+    click.echo(render(findings))
+    total = sum(len(items) for items in findings.values())
+    click.echo(f"{total} finding(s).")
+    if total:
+        sys.exit(1)
+
+
 def init_app(app) -> None:
     """Register the CLI commands on the app."""
+    app.cli.add_command(audit_command)
     app.cli.add_command(curate_command)
     app.cli.add_command(ingest_command)
     app.cli.add_command(serve_command)

@@ -3,7 +3,7 @@ import json
 
 from .fields import COLUMNS, LIST_DATES_AND_SIZES
 
-_MODEL_SELECT = f"""
+MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
        f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at
@@ -149,7 +149,7 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
         clause = " WHERE " + " AND ".join(where)
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
     page_ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
-    rows = db.execute(_MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
+    rows = db.execute(MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
                       params + [per_page, offset]).fetchall()
     return [model_summary(r) for r in rows], total
 
@@ -166,8 +166,8 @@ def _few(db, matching: int, needed: int) -> bool:
 def model_row(db, slug: str = None, model_id: int = None):
     """The full row of one model by slug or id, or None."""
     if slug is not None:
-        return db.execute(_MODEL_SELECT + " WHERE m.slug = ?", (slug,)).fetchone()
-    return db.execute(_MODEL_SELECT + " WHERE m.id = ?", (model_id,)).fetchone()
+        return db.execute(MODEL_SELECT + " WHERE m.slug = ?", (slug,)).fetchone()
+    return db.execute(MODEL_SELECT + " WHERE m.id = ?", (model_id,)).fetchone()
 
 
 def model_by_slug(db, slug: str):
@@ -201,9 +201,10 @@ def get_model(db, slug: str):
     return model
 
 
-def family_latest(db, family_id: int):
-    """The latest model of a family, or None."""
-    return db.execute(_MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
+def family_models(db, family_id: int) -> list:
+    """Full rows of a family's models, newest release first (undated last), then slug descending."""
+    return db.execute(MODEL_SELECT + " WHERE m.family_id = ?"
+                      " ORDER BY m.release_date IS NULL, m.release_date DESC, m.slug DESC", (family_id,)).fetchall()
 
 
 def history(db, row) -> list:

@@ -32,7 +32,7 @@ VENDOR_B = [
     Record("claude-sonnet-5-20260901", "anthropic",
            {"display_name": "Claude Sonnet 5", "release_date": "2026-09-01", "output_context_window": 128000},
            [("claude-sonnet-5-20260901", "official"), ("claude-sonnet-5", "official")]),
-    # new id no glob matches: lands in the provider's uncategorized family
+    # new id no glob matches: lands in a family derived from its id (claude-fable)
     Record("claude-fable-1", "anthropic", {"display_name": "Claude Fable 1", "release_date": "2026-10-01"},
            [("claude-fable-1", "official")]),
     # a curated model the vendor says is deprecated, with its own dates

@@ -74,7 +74,7 @@ def test_model_list_shape(client):
 
 def test_model_detail(client):
     model = client.get("/api/v1/models/claude-3-5-sonnet-20241022").get_json()
-    assert model["successor"] == {"slug": "claude-sonnet-4-20250514", "display_name": "Claude Sonnet 4"}
+    assert model["successor"] == {"slug": "claude-sonnet-4-5-20250929", "display_name": "Claude Sonnet 4.5"}
     assert model["canonical_url"] is None
     assert model["aliases"][0] == {"alias": "claude-3-5-sonnet-20241022", "source": "official",
                                    "normalized": model["aliases"][0]["normalized"]}
@@ -93,11 +93,11 @@ def test_open_source_detail(client):
 
 
 @pytest.mark.parametrize("slug,upgrade,is_latest", [
-    ("claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929", False),   # chain, then family latest
-    ("claude-3-5-sonnet-20241022", "claude-sonnet-4-5-20250929", False),
-    ("claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", False),   # no successor: family latest
+    ("claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929", False),   # the chain to its working end
+    ("claude-3-5-sonnet-20241022", "claude-sonnet-4-5-20250929", False),   # the provider's replacement
+    ("claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", False),   # no successor: a sound family latest
     ("claude-sonnet-4-5-20250929", None, True),
-    ("llama-3.1-70b-instruct", "llama-3.1-8b-instruct", False),
+    ("llama-3.1-70b-instruct", None, False),                            # the family's latest is smaller: none
     ("claude-3-haiku-20240307", None, False),                           # family has no latest
 ])
 def test_upgrade(client, slug, upgrade, is_latest):

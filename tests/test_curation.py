@@ -122,8 +122,8 @@ def test_unknown_successor_fails_and_applies_nothing(runner, rw, curation_dir):
 
 def test_successor_cycle_is_rejected(runner, curation_dir):
     text = (curation_dir / "anthropic.yaml").read_text().replace(
-        "        release_date: \"2025-05-22\"\n",
-        "        release_date: \"2025-05-22\"\n        successor: claude-3-sonnet-20240229\n")
+        "        release_date: \"2025-09-29\"\n",
+        "        release_date: \"2025-09-29\"\n        successor: claude-3-sonnet-20240229\n")
     write(curation_dir, "anthropic.yaml", text)
     result = runner.invoke(args=["curate"])
     assert result.exit_code == 1

@@ -35,7 +35,7 @@ def test_vendor_run_updates_matches_and_places(app, rw, three_sources):
     assert '"capabilities": {"batch": true}' in rows["claude-sonnet-4-5-20250929"][12]  # extras in metadata
     assert rows["claude-sonnet-5-20260901"][1] == "claude-sonnet"            # placed by the family's glob
     assert rows["claude-sonnet-5-20260901"][3] == "latest"                   # lifecycle recomputed
-    assert rows["claude-fable-1"][1] == "anthropic-uncategorized"
+    assert rows["claude-fable-1"][1] == "claude-fable"     # a family of its own, derived from its id
     assert rows["claude-sonnet-4-20250514"][3] == "deprecated"               # vendor flag
     assert rw.execute("SELECT count(*) FROM models WHERE slug LIKE 'claude-sonnet-4-5%'").fetchone()[0] == 1
 
@@ -166,6 +166,6 @@ def test_report_lists_what_curators_should_look_at(app, runner, three_sources):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "Models without a release date (1):\n  llama-3.1-405b-instruct" in out
-    assert "anthropic-uncategorized: claude-fable-1" in out
+    assert "claude-fable: claude-fable-1" in out
     assert ("claude-sonnet-4-5-20250929.display_name: curation 'Claude Sonnet 4.5', "
             "vendor-b-api 'Claude Sonnet 4.5 (vendor)'") in out

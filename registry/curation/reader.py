@@ -21,6 +21,7 @@ class Curation:
     aliases: list = field(default_factory=list)         # (alias, model_slug, alias_source, position)
     corrections: dict = field(default_factory=dict)     # model slug -> file:line, to check existence
     where: dict = field(default_factory=dict)           # curated model slug -> file:line
+    field_lines: dict = field(default_factory=dict)     # (model slug, field) -> (file name, line)
     errors: list = field(default_factory=list)          # "file:line: message"
 
 
@@ -92,6 +93,7 @@ class _Reader:
                     self.error(fname, entry.line_of(key), f"model '{slug}': {key} {problem}")
                 else:
                     facts[key] = entry[key]
+                    self.out.field_lines[(slug, key)] = (fname, entry.line_of(key))
         if "aliases" in entry:
             self.read_aliases(fname, entry, slug)
         return facts

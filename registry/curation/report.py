@@ -6,7 +6,7 @@ from ..merge.priority import CURATION
 
 
 def curation_report(conn) -> str:
-    """Models without a release date, models in uncategorized families, and disagreements with curation."""
+    """Models without a release date, models in families derived from their id, and disagreements with curation."""
     lines = []
     missing = conn.execute("SELECT slug FROM models WHERE release_date IS NULL ORDER BY slug").fetchall()
     lines.append(f"Models without a release date ({len(missing)}):")
@@ -14,7 +14,7 @@ def curation_report(conn) -> str:
     uncategorized = conn.execute(
         "SELECT f.slug, m.slug FROM models m JOIN families f ON f.id = m.family_id"
         " WHERE f.is_uncategorized = 1 ORDER BY f.slug, m.slug").fetchall()
-    lines.append(f"Models in an uncategorized family ({len(uncategorized)}):")
+    lines.append(f"Models in a family ingestion derived from their id ({len(uncategorized)}):")
     lines += [f"  {family}: {slug}" for family, slug in uncategorized]
     disagreements = []
     curated = {}

@@ -8,7 +8,7 @@ from . import lifecycle
 from ..search import documents
 from ..fields import COLUMNS, LINKS
 from .priority import FEED, FLAG_FIELDS, pick, tier
-from ..resolve.normalize import normalize
+from ..resolve.normalize import normalize, pin_free
 
 COMPARED = COLUMNS + ("family_id", "metadata")
 
@@ -42,18 +42,27 @@ class _Families:
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
     def place(self, provider: str | None, names: list) -> int | None:
-        """Return the family id for an uncurated model of a provider, by the families' globs."""
+        """Return the family id for an uncurated model of a provider: by the families' globs, else
+        a family of its own derived from its id."""
         if provider not in self.providers:
             return None
         lowered = [n.lower() for n in names]
         for family_id, matchers in self.globs.get(provider, ()):
             if any(match(name) for match in matchers for name in lowered):
                 return family_id
-        return self.uncategorized(provider)
+        return self.derived(provider, names[0])
 
-    def uncategorized(self, provider: str) -> int:
-        """Return (creating it if needed) the provider's family for ids no glob matched."""
-        slug = f"{provider}-uncategorized"
+    def derived(self, provider: str, model_id: str) -> int:
+        """Return (creating it if needed) the family an unplaced id derives: its product line.
+
+        Never a shared catch-all: "newest in the family" must stay a sound upgrade
+        (docs/api-decisions.md#upgrade), so dall-e-3 gets dall-e and whisper-large-v3 whisper-large.
+        """
+        stem = family_stem(model_id)
+        slug = stem
+        taken = self.rows.get(slug)
+        if taken is not None and taken["provider"] != provider:
+            slug = f"{provider}-{stem}"
         if slug in self.rows:
             return self.rows[slug]["id"]
         p = self.providers[provider]
@@ -62,11 +71,27 @@ class _Families:
             "INSERT INTO families (slug, name, provider_id, description, is_uncategorized, position,"
             " created_at, updated_at) VALUES (?, ?, ?, ?, 1, 1000000, ?, ?)"
             " ON CONFLICT(slug) DO UPDATE SET is_uncategorized = 1 RETURNING id",
-            (slug, f"{p['name']} (uncategorized)",  p["id"],
-             "Models that ingestion found and no curated family's match globs claimed.", stamp, stamp))
+            (slug, stem, p["id"], f"{p['name']} models named {stem}-*, found by ingestion; no curated family"
+             " claims them yet.", stamp, stamp))
         family_id = cur.fetchone()[0]
         self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
         return family_id
+
+
+_TRAILING_VERSION = re.compile(r"-v?\d+(?:[.-]\d+)*$")
+
+
+def family_stem(model_id: str) -> str:
+    """The product line an id names: its last path segment without date pins and trailing version
+    numbers (dall-e-3 -> dall-e, whisper-large-v3 -> whisper-large); sizes (-8b, -300m) stay."""
+    stem = normalize(model_id)
+    stem = pin_free(stem)
+    while True:
+        shorter = _TRAILING_VERSION.sub("", stem)
+        if shorter == stem or not shorter:
+            break
+        stem = shorter
+    return re.sub(r"[^a-z0-9-]+", "-", stem).strip("-") or "model"
 
 
 def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
@@ -182,6 +207,9 @@ def recompute(conn) -> tuple[int, int]:
     touched = added | changed
     if changed:
         conn.executemany("UPDATE models SET updated_at = ? WHERE slug = ?", [(stamp, s) for s in changed])
+    # Families ingestion made for ids that have since moved (a curated glob claims them) go away.
+    conn.execute("DELETE FROM families WHERE is_uncategorized = 1"
+                 " AND NOT EXISTS (SELECT 1 FROM models m WHERE m.family_id = families.id)")
     documents.refresh(conn, [ids[s] for s in touched if s in ids])
     return len(added), len(changed)
 

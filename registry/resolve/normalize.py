@@ -110,6 +110,11 @@ def pins(normalized: str) -> tuple[str, ...]:
     return tuple(_PIN_TOKEN.findall(normalized))
 
 
+def pin_free(normalized: str) -> str:
+    """A normalized string without its snapshot pins."""
+    return _PIN_TOKEN.sub("", normalized)
+
+
 def pin_at(normalized: str, pos: int) -> bool:
     """Does a pin token ('-20241022', '-0613', ...) start at pos?"""
     return _PIN_TOKEN.match(normalized, pos) is not None

@@ -1,4 +1,4 @@
-"""The upgrade decision: successor chain, family latest, and the alias in the caller's format.
+"""The upgrade decision: successor chain, a sound family upgrade, and the alias in the caller's format.
 
 docs/api-decisions.md#upgrade says what a recommendation must be; this module is the one
 place that decides it, for /models/{slug}/upgrade and /resolve alike.
@@ -6,31 +6,55 @@ place that decides it, for /models/{slug}/upgrade and /resolve alike.
 from __future__ import annotations
 
 from .. import queries
+from . import soundness
 from .index import AliasRow
 from .normalize import decoration
+
+
+def successor_chain(db, row) -> list:
+    """The models the successor links lead to from row, in order (cycle-safe).
+
+    A link that breaks LINK_RULES (another kind of model, a catch-all family) ends the chain there.
+    """
+    path, seen, current = [], {row["id"]}, row
+    while current["successor_id"] and current["successor_id"] not in seen:
+        following = queries.model_row(db, model_id=current["successor_id"])
+        if following is None or soundness.broken_rules(current, following, soundness.LINK_RULES):
+            break
+        seen.add(following["id"])
+        path.append(following)
+        current = following
+    return path
+
+
+def family_upgrade(db, model, family_id: int | None = None):
+    """The newest working model of a family (model's own unless family_id names another) that is a
+    sound upgrade for model, or None."""
+    for candidate in queries.family_models(db, model["family_id"] if family_id is None else family_id):
+        if candidate["id"] != model["id"] and soundness.working(candidate) \
+                and not soundness.broken_rules(model, candidate, soundness.INFERRED_RULES):
+            return candidate
+    return None
 
 
 def upgrade_for(db, row):
     """The recommended upgrade row for a model row, or None (docs/api-decisions.md#upgrade).
 
-    Follow successor links to the end (cycle-safe), then the family's latest when the
-    end of the chain is not the latest; never a sunset model when a working one is on the path.
+    The provider's replacement first: follow the successor links to the end; a working end is the
+    answer. Where the chain ends at a deprecated or retired model (or there is none), the newest
+    working model of that model's family that is a sound upgrade for this one; failing that, the
+    last working model on the chain, else the provider's own replacement. A family's latest has no
+    upgrade.
     """
     if row["status"] == "latest":
         return None
-    path, seen, current = [], {row["id"]}, row
-    while current["successor_id"] and current["successor_id"] not in seen:
-        current = queries.model_row(db, model_id=current["successor_id"])
-        if current is None:
-            break
-        seen.add(current["id"])
-        path.append(current)
-    end = path[-1] if path else row
-    if end["status"] != "latest":
-        latest = queries.family_latest(db, end["family_id"])
-        if latest is not None and latest["id"] not in seen:
-            path.append(latest)
-    working = [m for m in path if m["status"] != "sunset"]
+    path = successor_chain(db, row)
+    if path and soundness.working(path[-1]):
+        return path[-1]
+    inferred = family_upgrade(db, row, path[-1]["family_id"] if path else None)
+    if inferred is not None:
+        return inferred
+    working = [m for m in path if soundness.working(m)]
     return (working or path or [None])[-1]
 
 

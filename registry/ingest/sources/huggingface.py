@@ -95,6 +95,10 @@ def parse(pages: list[Page]) -> list[Record]:
                 fields["tags"] = tags
             if TASKS[task] or (task in ("text-generation", "image-text-to-text") and "conversational" in tags):
                 fields["model_type"] = TASKS[task] or "chat"
+            else:
+                # A generation task without the conversational tag (a base or completion model): the hub
+                # does not say which kind, and saying so lets no upgrade be inferred across kinds.
+                fields["model_type"] = "unknown"
             created = u.opt_str(item, "createdAt", ctx)
             released = None if created and created.startswith(_CREATED_UNKNOWN) else u.day(created, ctx, "createdAt")
             if released:
