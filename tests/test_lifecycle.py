@@ -16,6 +16,21 @@ STATUSES = [
 ]
 
 
+@pytest.mark.parametrize("model, flags, expected", [
+    ({"sunset_date": "2026-01-01", "deprecation_date": None}, {}, "sunset"),
+    ({"sunset_date": None, "deprecation_date": None}, {"retired": True}, "sunset"),
+    ({"sunset_date": "2027-01-14", "deprecation_date": "2026-10-14"}, {}, "deprecated"),
+    ({"sunset_date": None, "deprecation_date": None}, {"deprecated": True}, "deprecated"),
+    # a shutdown is scheduled and no deprecation day is known: deprecated from now
+    ({"sunset_date": "2027-01-14", "deprecation_date": None}, {}, "deprecated"),
+    # a known deprecation day in the future waits for its day, even with a shutdown scheduled
+    ({"sunset_date": "2027-06-01", "deprecation_date": "2027-01-01"}, {}, None),
+    ({"sunset_date": None, "deprecation_date": None}, {}, None),
+])
+def test_derive(model, flags, expected):
+    assert lifecycle.derive(model, flags, "2026-11-22") == expected
+
+
 @pytest.mark.parametrize("slug,status", STATUSES)
 def test_derived_status(client, slug, status):
     assert client.get(f"/api/v1/models/{slug}").get_json()["status"] == status

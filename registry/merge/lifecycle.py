@@ -37,11 +37,17 @@ def _load_signals(conn) -> dict:
 def derive(model: dict, flags: dict, on: str) -> str | None:
     """Status of one model from its dates and flags, before the family's latest is chosen.
 
-    Returns sunset or deprecated, or None for a working model (active or latest).
+    Returns sunset or deprecated, or None for a working model (active or latest): sunset once the
+    shutdown day has passed (or a provider lists it retired); deprecated once the deprecation day has
+    passed, a provider flags it, or a shutdown is scheduled with no deprecation day known.
     """
     if (model["sunset_date"] and model["sunset_date"] <= on) or flags.get("retired"):
         return "sunset"
     if (model["deprecation_date"] and model["deprecation_date"] <= on) or flags.get("deprecated"):
+        return "deprecated"
+    if model["sunset_date"] and not model["deprecation_date"]:
+        # A shutdown is scheduled and no deprecation day is known: scheduling it is the announcement
+        # (docs/api-decisions.md#lifecycle). A known future deprecation day still waits for its day.
         return "deprecated"
     return None
 
