@@ -77,3 +77,24 @@ def test_curated_pin_wins_over_dates(rw):
     status = dict(rw.execute("SELECT slug, status FROM models").fetchall())
     assert status["claude-3-sonnet-20240229"] == "latest"
     assert status["claude-sonnet-4-5-20250929"] == "active"
+
+
+def test_status_is_true_on_the_day_it_is_read(app, client, monkeypatch):
+    """No run between two days: the first request of the new day finds the statuses stale and
+    recomputes them (claude-3-5-sonnet's fixture shutdown is 2099-10-22, claude-3-sonnet's 2025-07-21)."""
+    from registry.db import connect_rw
+    conn = connect_rw(app.config["DATABASE"])
+    try:
+        with transaction(conn):
+            lifecycle.recompute(conn, "2025-07-20")
+    finally:
+        conn.close()
+    from registry.web import lifecycle_clock
+    lifecycle_clock._checked.clear()
+    monkeypatch.setenv("REGISTRY_TODAY", "2025-07-20")
+    assert client.get("/api/v1/models/claude-3-sonnet-20240229").get_json()["status"] == "deprecated"
+    monkeypatch.setenv("REGISTRY_TODAY", "2025-07-21")
+    body = client.get("/api/v1/models/claude-3-sonnet-20240229").get_json()
+    assert body["status"] == "sunset"
+    hits = client.get("/api/v1/models?status=sunset&per_page=200").get_json()["models"]
+    assert "claude-3-sonnet-20240229" in {m["slug"] for m in hits}

@@ -49,7 +49,7 @@ def test_second_cycle_changes_nothing(cycle):
 @pytest.mark.parametrize("slug,field,expected", [
     ("claude-3-opus-20240229", "sunset_date", "2026-01-05"),    # curated dates stand
     ("claude-3-opus-20240229", "status", "sunset"),
-    ("gpt-4o", "status", "active"),
+    ("gpt-4o", "status", "latest"),                            # every dated snapshot has a shutdown scheduled
 ])
 def test_facts_land_where_they_belong(cycle, slug, field, expected):
     app, _, _, _ = cycle

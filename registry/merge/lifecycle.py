@@ -1,8 +1,10 @@
 """Status derivation (docs/api-decisions.md#lifecycle) and the one-latest-per-family rule."""
 import json
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from ..config import setting
+from ..db import bump_generation, now_iso, transaction
+from ..search import documents
 from .priority import pick
 
 
@@ -85,4 +87,38 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
         if m["status"] != status[m["slug"]]:
             changed.add(m["slug"])
             conn.execute("UPDATE models SET status = ? WHERE id = ?", (status[m["slug"]], m["id"]))
+    conn.execute("INSERT INTO registry_state (key, value) VALUES ('status_day', ?)"
+                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (_day_number(on),))
     return changed
+
+
+def _day_number(day: str) -> int:
+    return date.fromisoformat(day).toordinal()
+
+
+def computed_for(conn) -> str | None:
+    """The day the stored statuses were computed for, or None (never computed)."""
+    row = conn.execute("SELECT value FROM registry_state WHERE key = 'status_day'").fetchone()
+    return date.fromordinal(row[0]).isoformat() if row else None
+
+
+def refresh_if_stale(conn, on: str | None = None) -> bool:
+    """Recompute every status when the stored ones were computed for an earlier day; True if it did.
+
+    Status is true on the day it is read (docs/api-decisions.md#lifecycle): the server calls this when
+    the UTC date changes, so a model whose shutdown day has come is sunset without waiting for a run.
+    """
+    on = on or today()
+    with transaction(conn):
+        done = computed_for(conn)
+        if done is not None and done >= on:
+            return False
+        changed = recompute(conn, on)
+        if changed:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM models WHERE slug IN (SELECT value FROM json_each(?))", (json.dumps(sorted(changed)),))]
+            documents.refresh(conn, ids)
+            conn.execute("UPDATE models SET updated_at = ? WHERE slug IN (SELECT value FROM json_each(?))",
+                         (now_iso(), json.dumps(sorted(changed))))
+            bump_generation(conn)
+    return True

@@ -3,7 +3,7 @@
 install(app) registers the hooks in the order they run; Flask runs before_request hooks in
 registration order and after_request hooks in reverse, so this one list is the whole story.
 """
-from . import errors, hardening, http_cache, limits, openapi, response_cache
+from . import errors, hardening, http_cache, lifecycle_clock, limits, openapi, response_cache
 
 
 def install(app) -> None:
@@ -15,6 +15,9 @@ def install(app) -> None:
     limits.init_app(app)
     # Undecodable query strings are refused before any view or cache lookup reads request.args.
     hardening.init_app(app)
+    # Statuses true on the day they are read: recomputed on a new UTC day before anything reads them
+    # (and before the response cache, which then sees the new data generation).
+    lifecycle_clock.init_app(app)
     # ETag / Cache-Control / 304 on what the view or the cache produced.
     http_cache.init_app(app)
     # After the limiter (a cached answer still counts against the budget), before the views.

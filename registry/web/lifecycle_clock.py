@@ -1,0 +1,48 @@
+"""Status is true on the day it is read: when the UTC date changes, the statuses are recomputed once.
+
+A run recomputes them, but a model whose shutdown day comes between two runs must not be served as
+working for the rest of the day (docs/api-decisions.md#lifecycle). The first request of a new day in
+each process checks the day the stored statuses were computed for and, if it is older, recomputes
+them in one write transaction (any process may; the others then find them current).
+"""
+import logging
+import os
+import sqlite3
+import threading
+
+from flask import current_app
+
+from ..db import connect_rw
+from ..merge import lifecycle
+
+log = logging.getLogger(__name__)
+_lock = threading.Lock()
+_checked: dict = {}   # db path -> the day this process last made sure of (the db is the truth)
+
+
+def recompute_on_a_new_day() -> None:
+    """before_request: on the first request of a UTC day, bring stale statuses up to date."""
+    path = current_app.config["DATABASE"]
+    day = lifecycle.today()
+    if _checked.get(path) == day:
+        return
+    with _lock:
+        if _checked.get(path) == day:
+            return
+        if os.path.exists(path):
+            try:
+                conn = connect_rw(path)
+                try:
+                    if lifecycle.refresh_if_stale(conn, day):
+                        log.info("statuses recomputed for %s", day)
+                finally:
+                    conn.close()
+            except sqlite3.Error as exc:
+                # A read-only copy (a replica): it serves what its writer computed until the next copy.
+                log.warning("statuses of %s not recomputed for %s: %s", path, day, exc)
+        _checked[path] = day
+
+
+def init_app(app) -> None:
+    """Register the check."""
+    app.before_request(recompute_on_a_new_day)
