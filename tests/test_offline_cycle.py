@@ -76,3 +76,21 @@ def test_new_models_are_resolvable_and_placed(cycle):
                              " ORDER BY a.source, a.position LIMIT 1", (slug,)).fetchone()
         assert alias, slug
         assert client.get("/api/v1/resolve", query_string={"q": alias[0]}).get_json()["matched_model"]["slug"] == slug
+
+
+def test_shipped_registry_passes_the_audit(cycle):
+    """No unsound upgrade by any rule, every working model typed, no catch-all family, every lifecycle
+    value sourced (registry audit)."""
+    from registry.curation.audit import audit
+    from registry.curation.reader import read_curation
+    _, conn, _, _ = cycle
+    findings = audit(conn, read_curation(ROOT / "curation"), ROOT / "curation")
+    assert {kind: items for kind, items in findings.items() if items} == {}
+    assert "unsound upgrade: released_after" not in findings
+
+
+def test_the_audit_command_exits_0_on_the_shipped_registry(cycle):
+    app, _, _, _ = cycle
+    result = app.test_cli_runner().invoke(args=["audit"])
+    assert result.exit_code == 0, result.output
+    assert "0 finding(s)." in result.output

@@ -7,6 +7,7 @@ from ..fields import STATUSES
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
 from . import bp, get_or_404, params
+from .signals import RETIRING, lifecycle_headers
 
 MAX_PER_PAGE = 200
 MAX_PARAMS = 10**15
@@ -35,7 +36,11 @@ def list_models():
 
 @bp.get("/models/<slug>")
 def get_model(slug):
-    return jsonify(get_or_404("Model", queries.get_model, slug))
+    model = get_or_404("Model", queries.get_model, slug)
+    upgrade = None
+    if model["status"] in RETIRING:
+        upgrade = upgrade_for(get_db(), queries.model_by_slug(get_db(), slug))
+    return jsonify(model), lifecycle_headers(model, upgrade)
 
 
 @bp.get("/models/<slug>/upgrade")
@@ -48,7 +53,7 @@ def get_upgrade(slug):
             "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"],
             "release_date": upgrade["release_date"]},
         "is_latest": row["status"] == "latest",
-    })
+    }), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/history")

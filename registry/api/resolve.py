@@ -5,6 +5,7 @@ from ..db import get_db, request_generation
 from ..web.errors import ApiError
 from ..resolve import resolve_identifier
 from . import bp, params
+from .signals import lifecycle_headers
 
 
 @bp.get("/resolve")
@@ -23,4 +24,4 @@ def resolve():
         "upgrade": None if upgrade is None else {
             "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"]},
         "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
-    })
+    }), lifecycle_headers(row, upgrade)

@@ -19,17 +19,21 @@ from .limits import is_admin_request
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 
 
+# Headers a view sets that belong to the answer and so are kept with it (the lifecycle signals).
+KEPT_HEADERS = ("Deprecation", "Sunset", "Link")
+
+
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body, etag) by request path and query, safe across threads."""
+    """A byte-bounded LRU of (generation, body, etag, headers) by request path and query, safe across threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes, etag)
+        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers)
         self.lock = threading.Lock()
 
     def get(self, key, current: int):
-        """The (body, etag) kept for key at generation current, or None."""
+        """The (body, etag, headers) kept for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -40,14 +44,14 @@ class ResponseCache:
             self.entries.move_to_end(key)
             return entry[1:]
 
-    def put(self, key, current: int, body: bytes, etag: str = "") -> None:
+    def put(self, key, current: int, body: bytes, etag: str = "", headers: tuple = ()) -> None:
         """Keep body for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, etag)
+            self.entries[key] = (current, body, etag, headers)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
@@ -74,7 +78,7 @@ def serve_cached():
     if kept is None:
         return None
     g.served_from_cache = True
-    response = current_app.response_class(kept[0], status=200, mimetype="application/json")
+    response = current_app.response_class(kept[0], status=200, mimetype="application/json", headers=kept[2])
     response.set_etag(kept[1])   # computed once when kept: the ETag hook finds it and skips hashing
     return response
 
@@ -86,7 +90,8 @@ def keep_rendered(response):
             and not g.get("served_from_cache") and response.mimetype == "application/json"
             and not response.direct_passthrough):
         response.add_etag()
-        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0])
+        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
+        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept)
     return response
 
 
