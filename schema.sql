@@ -96,7 +96,8 @@ CREATE TABLE IF NOT EXISTS ingestion_runs (
     error_message   TEXT,
     pid             INTEGER,                      -- who runs it: a dead pid means interrupted
     started_at      TEXT NOT NULL,
-    completed_at    TEXT
+    completed_at    TEXT,
+    details         TEXT                          -- JSON: what the run did with each upstream record
 );
 CREATE INDEX IF NOT EXISTS ingestion_runs_source ON ingestion_runs(source, id DESC);
 

@@ -76,6 +76,9 @@ def ingest_command(source, offline, record):
         if result.status == "completed":
             if chatty:
                 click.echo(f" completed: {result.added} added, {result.updated} updated (run {result.run_id})")
+                outcomes = (result.details or {}).get("outcomes", {})
+                if outcomes:
+                    click.echo("  records: " + ", ".join(f"{n} {why}" for why, n in outcomes.items()))
         else:
             failed += 1
             if chatty:

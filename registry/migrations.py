@@ -42,6 +42,8 @@ STEPS = [
     Step(2, "search index: new tokenizer and prefixes, rebuilt documents", None, rebuild_search=True),
     Step(3, "index models by family and status (a family's latest in one lookup)",
          "CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);"),
+    Step(4, "ingestion runs record what they did with each upstream record (details, JSON)",
+         "ALTER TABLE ingestion_runs ADD COLUMN details TEXT;"),
 ]
 
 

@@ -225,6 +225,7 @@ def run_dict(row) -> dict:
         "provider": {"slug": row["provider_slug"], "name": row["provider_name"]} if row["provider_slug"] else None,
         "status": row["status"], "models_added": row["models_added"], "models_updated": row["models_updated"],
         "error_message": row["error_message"], "started_at": row["started_at"], "completed_at": row["completed_at"],
+        "details": json.loads(row["details"]) if row["details"] else None,
     }
 
 

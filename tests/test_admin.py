@@ -135,7 +135,7 @@ def test_list_runs_filters(admin_app, query, expected):
     assert [r["source"] for r in body["ingestion_runs"]] == expected
     for run in body["ingestion_runs"]:
         assert set(run) == {"id", "source", "provider", "status", "models_added", "models_updated",
-                            "error_message", "started_at", "completed_at"}
+                            "error_message", "started_at", "completed_at", "details"}
 
 
 @pytest.mark.parametrize("query,name", [

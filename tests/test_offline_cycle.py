@@ -94,3 +94,17 @@ def test_the_audit_command_exits_0_on_the_shipped_registry(cycle):
     result = app.test_cli_runner().invoke(args=["audit"])
     assert result.exit_code == 0, result.output
     assert "0 finding(s)." in result.output
+
+
+def test_every_feed_record_is_accounted_for(cycle):
+    """Each record of the whole feed lands on a model or is counted with its reason, none dropped."""
+    _, conn, _, _ = cycle
+    details = json.loads(conn.execute("SELECT details FROM ingestion_runs WHERE source = 'deprecation-feed'"
+                                      " ORDER BY id LIMIT 1").fetchone()[0])
+    feed = json.loads((ROOT / "seeds" / "deprecation-feed" / "page-001.json").read_text())
+    assert details["records"] == len(feed) == sum(details["outcomes"].values())
+    platform_rows = sum(1 for r in feed if r["provider"] in ("Azure", "AWS Bedrock", "Google Vertex", "Groq"))
+    assert sum(n for why, n in details["outcomes"].items() if why.startswith("platform row")) == platform_rows
+    # every provider row names a model of the registry (or is not a model id at all)
+    assert details["outcomes"].get("unknown id", 0) == 0, details.get("unknown_ids")
+    assert details["outcomes"]["landed on a known model"] > 200

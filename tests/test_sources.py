@@ -53,6 +53,9 @@ def check_records(records, source):
     assert records and all(isinstance(r, Record) for r in records)
     for r in records:
         assert isinstance(r.model_id, str) and r.model_id
+        if r.skip:   # stated nothing, but counted with its reason in the run's details
+            assert r.fields == {} and r.aliases == []
+            continue
         assert r.provider is not None
         assert None not in r.fields.values(), (r.model_id, r.fields)
         for key in ("release_date", "deprecation_date", "sunset_date"):
@@ -441,8 +444,9 @@ def test_xai_aliases_version_created():
 def test_feed_new_generation_sample():
     records = load("deprecation-feed").parse([Page(sample("deprecation-feed.json"))])
     check_records(records, "deprecation-feed")
-    got = {(r.provider, r.model_id): r.fields for r in records}
+    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip}
     assert ("groq", "llama-3.1-8b-instant") not in got and all(p for p, _ in got)   # platform row: nothing
+    assert ("llama-3.1-8b-instant", "platform row: Groq") in {(r.model_id, r.skip) for r in records}
     o3 = got[("openai", "o3-mini")]
     assert (o3["deprecation_date"], o3["sunset_date"], o3["successor"]) == ("2026-04-22", "2026-10-23", "gpt-5.6-sol")
     assert "sunset_date" not in got[("cohere", "command-r-03-2024")]           # "" means unknown
@@ -472,7 +476,11 @@ def test_feed_old_generation_duplicates_and_platforms():
     ]
     records = load("deprecation-feed").parse([Page(rows)])
     check_records(records, "deprecation-feed")
-    got = {(r.provider, r.model_id): r.fields for r in records}
+    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip}
+    # every row is accounted for: four models, one merged duplicate, four platform rows
+    assert sorted(r.skip for r in records if r.skip) == [
+        "duplicate row, merged into the other", "platform row: AWS Bedrock", "platform row: Azure",
+        "platform row: Google Vertex", "platform row: Groq"]
     assert sorted(got) == [("anthropic", "claude-3-opus-20240229"), ("google", "gemini-2.0-flash-001"),
                            ("openai", "gpt-4-vision-preview"), ("openai", "o3-mini")]
     assert got[("anthropic", "claude-3-opus-20240229")] == {
@@ -484,7 +492,8 @@ def test_feed_old_generation_duplicates_and_platforms():
                                           "successor": "gpt-5.6-sol", "replacement_models": ["gpt-5.6-sol"]}
     assert got[("google", "gemini-2.0-flash-001")]["sunset_date"] == "2026-06-01"   # Vertex's date ignored
     # row order does not change the result
-    again = {(r.provider, r.model_id): r.fields for r in load("deprecation-feed").parse([Page(rows[::-1])])}
+    again = {(r.provider, r.model_id): r.fields for r in load("deprecation-feed").parse([Page(rows[::-1])])
+             if not r.skip}
     assert again == got
 
 

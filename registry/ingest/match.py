@@ -1,7 +1,9 @@
 """Turn a source's Records into its facts: match each to a model by slug or alias, then store."""
 import re
+from collections import Counter
 
 from ..merge.facts import fact_rows
+from ..merge.priority import FEED
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -39,21 +41,37 @@ class Matcher:
         return None
 
 
-def records_to_facts(conn, source: str, records) -> tuple[list, list]:
-    """Return (fact rows, alias fact rows) for a source's records; unknown feed models are dropped."""
+def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
+    """Return (fact rows, alias fact rows, details) for a source's records.
+
+    details accounts for every record: how many landed on a known model, how many are new models,
+    and every other one with its reason (a platform's row, an unknown provider, an id no model has).
+    """
     matcher = Matcher(conn)
     placed = {}     # slug -> merged fields; the first record for a model wins per field
     aliases = {}    # alias -> (slug, alias_source, position)
     successors = {}
+    tally, unknown = Counter(), []
     for record in records:
+        if record.skip:
+            tally[record.skip] += 1
+            continue
         names = [a for a, _ in record.aliases]
         slug = matcher.find(record.model_id, names)
         if slug is None:
             if not record.provider:
-                continue   # not a provider's own model (e.g. a platform's row)
+                tally["not a provider's model"] += 1
+                continue
             # Kept under the id's slug even for the feed: merge never creates a model from feed facts
             # alone, but they apply once a provider source lists it, whatever the order of runs.
             slug = slugify(record.model_id)
+            if source == FEED:
+                tally["unknown id"] += 1
+                unknown.append(f"{record.provider}/{record.model_id}")
+            else:
+                tally["new model"] += 1
+        else:
+            tally["landed on a known model"] += 1
         fields = placed.setdefault(slug, {})
         for field, value in record.fields.items():
             if field == "successor":
@@ -75,4 +93,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list]:
     facts = fact_rows(source, placed)
     alias_rows = [(source, alias, slug, alias_source, position)
                   for alias, (slug, alias_source, position) in aliases.items()]
-    return facts, alias_rows
+    details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
+    if unknown:
+        details["unknown_ids"] = sorted(unknown)
+    return facts, alias_rows, details

@@ -26,9 +26,12 @@ class Record:
         lifecycle flags (deprecated, retired: bool), successor (an upstream id), and extras that
         land in metadata (tags, capabilities, ...). Absent means "this source does not say".
     aliases: (alias, alias_source) pairs, alias_source one of official, cloud-a, cloud-b, gateway.
+    skip: why this record states nothing (a platform's row, an unknown provider); it is still
+        counted in the run's details, so no upstream record is dropped silently.
     """
 
     model_id: str
     provider: str | None
     fields: dict = field(default_factory=dict)
     aliases: list = field(default_factory=list)
+    skip: str | None = None

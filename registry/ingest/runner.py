@@ -21,6 +21,7 @@ class RunResult:
     added: int = 0
     updated: int = 0
     error: str | None = None
+    details: dict | None = None
 
 
 def base_url(module) -> str:
@@ -78,8 +79,12 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
                 from .snapshots import save_pages
                 save_pages(record_to, source, pages)
             records = module.parse(pages)
-            run.apply(lambda c: replace_facts(c, source, *records_to_facts(c, source, records)))
-        return RunResult(source, run_id, "completed", run.added, run.updated)
+
+            def write(conn):
+                facts, aliases, run.details = records_to_facts(conn, source, records)
+                replace_facts(conn, source, facts, aliases)
+            run.apply(write)
+        return RunResult(source, run_id, "completed", run.added, run.updated, details=run.details)
     except Exception as exc:  # one source's fault ends only its own run (recorded_run marked it failed)
         return RunResult(source, run_id, "failed", error=describe(exc))
     finally:

@@ -4,6 +4,7 @@ Ingestion, curation and the admin trigger all write through recorded_run() and R
 so every write has a run row that ends completed with its counts or failed with its error
 (docs/data-flow.md).
 """
+import json
 import logging
 import os
 from contextlib import contextmanager
@@ -29,12 +30,15 @@ def start_run(conn, source: str, provider_slug: str | None = None) -> int:
         return cur.lastrowid
 
 
-def complete_run(conn, run_id: int, added: int, updated: int) -> None:
-    """Mark a run completed with its counts."""
+def complete_run(conn, run_id: int, added: int, updated: int, details: dict | None = None) -> None:
+    """Mark a run completed with its counts and what it did with each upstream record."""
     with transaction(conn):
         conn.execute(
             "UPDATE ingestion_runs SET status = 'completed', models_added = ?, models_updated = ?,"
             " completed_at = ? WHERE id = ?", (added, updated, now_iso(), run_id))
+        if details is not None:
+            conn.execute("UPDATE ingestion_runs SET details = ? WHERE id = ?",
+                         (json.dumps(details, sort_keys=True), run_id))
 
 
 def fail_run(conn, run_id: int, message: str) -> None:
@@ -58,6 +62,7 @@ class Run:
     def __init__(self, conn, run_id: int):
         self.conn, self.id = conn, run_id
         self.added = self.updated = 0
+        self.details = None   # what write_facts did with each upstream record, when it says
 
     def apply(self, write_facts, after_merge=None) -> None:
         """In one transaction: write_facts(conn), the merge with lifecycle and search rows,
@@ -68,7 +73,7 @@ class Run:
             if after_merge is not None:
                 after_merge(self.conn)
             bump_generation(self.conn)
-            complete_run(self.conn, self.id, self.added, self.updated)
+            complete_run(self.conn, self.id, self.added, self.updated, self.details)
 
 
 @contextmanager

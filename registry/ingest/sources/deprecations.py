@@ -11,7 +11,9 @@ BASE_URL = "https://deprecations.info"
 PATH = "/v1/deprecations.json"
 
 # Feed display names of model makers. Platforms (AWS Bedrock, Google Vertex, Azure, Groq) are left
-# out on purpose: their rows describe a host's schedule, not the model's own lifecycle.
+# out on purpose: their rows describe a host's schedule, not the model's own lifecycle (each is
+# counted in the run's details as a platform row).
+PLATFORMS = {"azure", "aws bedrock", "google vertex", "groq"}
 PROVIDERS = {
     "openai": "openai", "anthropic": "anthropic", "google": "google", "google gemini": "google",
     "cohere": "cohere", "xai": "xai", "mistral": "mistral", "mistral ai": "mistral",
@@ -27,6 +29,7 @@ def fetch(session, base_url: str, key: str | None) -> list[Page]:
 def parse(pages: list[Page]) -> list[Record]:
     """One Record per (provider, model): deprecation date, sunset date and successor."""
     merged: dict[tuple[str, str], tuple[str, dict]] = {}
+    skipped: list[Record] = []   # counted in the run's details, never dropped silently
     for p, page in enumerate(pages, 1):
         for i, raw in enumerate(u.body_list(page.body, None, f"{SOURCE} page {p}"), 1):
             ctx = u.where(SOURCE, i)
@@ -38,17 +41,25 @@ def parse(pages: list[Page]) -> list[Record]:
                 raise SourceError(f"{ctx}: record has neither 'model_id' nor 'model_name'")
             ctx = u.where(SOURCE, i, model_id)
             provider = PROVIDERS.get(feed_provider.lower())
+            if any(c.isspace() for c in model_id):   # a product or feature ("Agent Builder"), not a model id
+                skipped.append(Record(model_id, None, skip="not a model id"))
+                continue
             if provider is None:
+                why = "platform row" if feed_provider.lower() in PLATFORMS else "unknown provider"
+                skipped.append(Record(model_id, None, skip=f"{why}: {feed_provider}"))
                 continue
             seen = u.opt_str(row, "last_observed", ctx) or u.opt_str(row, "scraped_at", ctx) or ""
             key = (provider, model_id)
             fields, (prev_seen, prev) = _fields(row, ctx), merged.get(key, ("", {}))
             # Duplicate rows: the most recently observed one wins, the older fills its gaps.
+            if key in merged:
+                skipped.append(Record(model_id, provider, skip="duplicate row, merged into the other"))
             if seen >= prev_seen:
                 merged[key] = (seen, {**prev, **fields})
             else:
                 merged[key] = (prev_seen, {**fields, **prev})
-    return [Record(model_id, provider, fields) for (provider, model_id), (_, fields) in sorted(merged.items())]
+    return [Record(model_id, provider, fields) for (provider, model_id), (_, fields) in sorted(merged.items())] \
+        + skipped
 
 
 def _fields(row: dict, ctx: str) -> dict:
