@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_resolve import load_resolve  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from registry.resolve.index import AliasIndex, AliasRow  # noqa: E402
 
 # (provider, official org for Bedrock, OpenRouter org, Vertex publisher, name builder)
 FAMILIES = {
@@ -75,7 +75,7 @@ def make_model(rng: random.Random, provider: str) -> tuple[str, str, list[tuple[
     return official, release, aliases
 
 
-def build_rows(resolve, n_models: int, n_aliases: int, rng: random.Random):
+def build_rows(n_models: int, n_aliases: int, rng: random.Random):
     rows, seen_alias, seen_slug = [], set(), set()
     providers = list(FAMILIES)
     while len(seen_slug) < n_models:
@@ -87,7 +87,7 @@ def build_rows(resolve, n_models: int, n_aliases: int, rng: random.Random):
         pos: dict[str, int] = {}
         for a, src in aliases:
             seen_alias.add(a)
-            rows.append(resolve.AliasRow(a, src, slug, pos.get(src, 0), release, status))
+            rows.append(AliasRow(a, src, slug, pos.get(src, 0), release, status))
             pos[src] = pos.get(src, 0) + 1
     rng.shuffle(rows)
     return rows[:n_aliases]
@@ -146,12 +146,11 @@ def main() -> int:
     ap.add_argument("--queries", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    resolve = load_resolve()
     rng = random.Random(args.seed)
-    rows = build_rows(resolve, args.models, args.aliases, rng)
+    rows = build_rows(args.models, args.aliases, rng)
     print(f"registry: {len({r.model_slug for r in rows})} models, {len(rows)} aliases")
     t0 = time.perf_counter()
-    index = resolve.AliasIndex(rows)
+    index = AliasIndex(rows)
     build = time.perf_counter() - t0
     print(f"index build: {build:.2f} s ({len(index.norm)} normalized keys, "
           f"{len(index.loose)} loose keys, {len(index.postings)} grams)")

@@ -154,3 +154,14 @@ def need_key(key: str | None, env: str, source: str) -> str:
     if not key:
         raise SourceError(f"{source}: {env} is not set; the source needs an API key")
     return key
+
+
+def one_page(session, url: str, headers: dict | None = None) -> list:
+    """GET a listing that is not paginated: everything comes in one page."""
+    body, _ = get_json(session, url, headers=headers or {})
+    return [Page(body)]
+
+
+def bearer(key: str | None, env: str, source: str) -> dict:
+    """The Authorization header of a source that takes a bearer key (which it needs)."""
+    return {"Authorization": f"Bearer {need_key(key, env, source)}"}

@@ -13,8 +13,7 @@ PAGE_SIZE = 1000   # the documented maximum
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET every page: page_token=<next_page_token> until the token is absent."""
-    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
-    return u.token_pages(session, base_url.rstrip("/") + PATH, headers, SOURCE,
+    return u.token_pages(session, base_url.rstrip("/") + PATH, u.bearer(key, KEY_ENV, SOURCE), SOURCE,
                          size=("page_size", PAGE_SIZE), token=("page_token", "next_page_token"))
 
 

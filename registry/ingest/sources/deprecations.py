@@ -1,5 +1,4 @@
 """deprecation-feed: deprecations.info GET /v1/deprecations.json (both record generations, provider rows only)."""
-from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -22,8 +21,7 @@ PROVIDERS = {
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET the whole feed: one raw JSON array, no auth, no pagination."""
-    body, _ = get_json(session, base_url.rstrip("/") + PATH)
-    return [Page(body)]
+    return u.one_page(session, base_url.rstrip("/") + PATH)
 
 
 def parse(pages: list[Page]) -> list[Record]:

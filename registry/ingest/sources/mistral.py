@@ -1,7 +1,6 @@
 """vendor-d-api: Mistral GET /v1/models (one page; deprecation, replacement, aliases, context length)."""
 import re
 
-from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -16,9 +15,7 @@ _DATED = re.compile(r"-\d{4}$")   # mistral-small-2603: a pinned release, the ca
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET the model list (not paginated)."""
-    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
-    body, _ = get_json(session, base_url.rstrip("/") + PATH, headers=headers)
-    return [Page(body)]
+    return u.one_page(session, base_url.rstrip("/") + PATH, u.bearer(key, KEY_ENV, SOURCE))
 
 
 def parse(pages: list[Page]) -> list[Record]:

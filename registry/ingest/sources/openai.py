@@ -1,5 +1,4 @@
 """vendor-a-api: OpenAI GET /v1/models (one page; ids, object creation time, owner, shutdown date)."""
-from ..http import get_json
 from ..records import Page, Record
 from . import _util as u
 
@@ -13,9 +12,7 @@ PATH = "/v1/models"
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET the model list (OpenAI does not paginate it: everything comes in one page)."""
-    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
-    body, _ = get_json(session, base_url.rstrip("/") + PATH, headers=headers)
-    return [Page(body)]
+    return u.one_page(session, base_url.rstrip("/") + PATH, u.bearer(key, KEY_ENV, SOURCE))
 
 
 def parse(pages: list[Page]) -> list[Record]:

@@ -1,5 +1,4 @@
 """vendor-f-api: xAI GET /v1/language-models (one page; ids, aliases, version, modalities)."""
-from ..http import get_json
 from ..records import Page, Record
 from . import _util as u
 
@@ -13,9 +12,7 @@ PATH = "/v1/language-models"
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
     """GET the language-model list (not paginated); /v1/models lacks the aliases, so this endpoint."""
-    headers = {"Authorization": f"Bearer {u.need_key(key, KEY_ENV, SOURCE)}"}
-    body, _ = get_json(session, base_url.rstrip("/") + PATH, headers=headers)
-    return [Page(body)]
+    return u.one_page(session, base_url.rstrip("/") + PATH, u.bearer(key, KEY_ENV, SOURCE))
 
 
 def parse(pages: list[Page]) -> list[Record]:

@@ -1,0 +1,26 @@
+"""The measuring tools (scripts/, bench/) still run against the code as it is: a quick run of each
+small one, and every bench module imports (make bench itself takes minutes: not in the suite)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["scripts/bench_resolve.py", "--models", "300", "--queries", "30"],
+    ["scripts/eval_resolve.py"],
+    ["scripts/eval_search.py"],
+])
+def test_script_runs(argv):
+    done = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("module", ["synth", "httpload", "inproc", "ingestbench", "tables", "floorapp"])
+def test_bench_module_imports(module):
+    code = f"import sys; sys.path[:0] = ['bench', '.']; import {module}"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
