@@ -29,18 +29,10 @@ def parse(pages: list[Page]) -> list[Record]:
 
 def _fields(item: dict, ctx: str) -> dict:
     """The facts of one model item."""
-    fields = {}
-    deprecated = u.opt_bool(item, "is_deprecated", ctx)
-    if deprecated is not None:
-        fields["deprecated"] = deprecated
-    context = u.opt_int(item, "context_length", ctx)   # typed double upstream: 128000.0
-    if context:
-        fields["input_context_window"] = context
-    for key in ("endpoints", "features"):
-        value = u.opt_list(item, key, ctx)
-        if value:
-            fields[key] = value
-    vision = u.opt_bool(item, "supports_vision", ctx)
-    if vision is not None:
-        fields["supports_vision"] = vision
-    return fields
+    return u.stated(
+        deprecated=u.opt_bool(item, "is_deprecated", ctx),
+        input_context_window=u.opt_int(item, "context_length", ctx) or None,   # typed double upstream: 128000.0
+        endpoints=u.opt_list(item, "endpoints", ctx),
+        features=u.opt_list(item, "features", ctx),
+        supports_vision=u.opt_bool(item, "supports_vision", ctx),
+    )

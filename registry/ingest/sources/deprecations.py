@@ -62,24 +62,17 @@ def parse(pages: list[Page]) -> list[Record]:
 
 def _fields(row: dict, ctx: str) -> dict:
     """The facts of one feed row; empty strings and nulls mean unknown."""
-    fields = {}
-    # The provider's published date when the record has one (new generation), else the date the
-    # feed first saw the notice (announcement_date; the only date of old-generation records).
-    deprecation = u.day(row.get("deprecation_date"), ctx, "deprecation_date") \
-        or u.day(row.get("announcement_date"), ctx, "announcement_date")
-    if deprecation:
-        fields["deprecation_date"] = deprecation
-    shutdown = u.day(row.get("shutdown_date"), ctx, "shutdown_date")
-    if shutdown:
-        fields["sunset_date"] = shutdown
     replacements = _replacements(row, ctx)
-    if replacements:
-        fields["successor"] = replacements[0]   # the feed lists the recommended one first
-        fields["replacement_models"] = replacements
-    url = u.opt_str(row, "url", ctx)
-    if url:
-        fields["deprecation_url"] = url
-    return fields
+    return u.stated(
+        # The provider's published date when the record has one (new generation), else the date the
+        # feed first saw the notice (announcement_date; the only date of old-generation records).
+        deprecation_date=u.day(row.get("deprecation_date"), ctx, "deprecation_date")
+        or u.day(row.get("announcement_date"), ctx, "announcement_date"),
+        sunset_date=u.day(row.get("shutdown_date"), ctx, "shutdown_date"),
+        successor=replacements[0] if replacements else None,   # the feed lists the recommended one first
+        replacement_models=replacements,
+        deprecation_url=u.opt_str(row, "url", ctx),
+    )
 
 
 def _replacements(row: dict, ctx: str) -> list[str]:

@@ -48,30 +48,22 @@ def _canonical(key: str, cards: list) -> tuple:
 def _record(card: tuple, cards: list, to_canonical: dict) -> Record:
     """The Record of the canonical card; the other cards' ids and every listed alias become aliases."""
     item, model_id, ctx = card
-    fields = {}
     name = u.opt_str(item, "name", ctx)
-    # `name` is usually just an id; only a real human label (with a space) is a display name.
-    if name and " " in name:
-        fields["display_name"] = name
-    context = u.opt_int(item, "max_context_length", ctx)
-    if context:
-        fields["input_context_window"] = context
-    deprecation = u.day(item.get("deprecation"), ctx, "deprecation")
-    if deprecation:
-        fields["deprecation_date"] = deprecation
     replacement = u.opt_str(item, "deprecation_replacement_model", ctx)
-    if replacement:
-        # A floating replacement (codestral-latest) names the card it is an alias of.
-        fields["successor"] = to_canonical.get(replacement, replacement)
-    for key in ("description", "owned_by"):
-        value = u.opt_str(item, key, ctx)
-        if value:
-            fields[key] = value
     capabilities = item.get("capabilities")
-    if capabilities is not None:
-        if not isinstance(capabilities, dict):
-            raise SourceError(f"{ctx}: 'capabilities' should be an object")
-        fields["capabilities"] = capabilities
+    if capabilities is not None and not isinstance(capabilities, dict):
+        raise SourceError(f"{ctx}: 'capabilities' should be an object")
+    fields = u.stated(
+        # `name` is usually just an id; only a real human label (with a space) is a display name.
+        display_name=name if name and " " in name else None,
+        input_context_window=u.opt_int(item, "max_context_length", ctx) or None,
+        deprecation_date=u.day(item.get("deprecation"), ctx, "deprecation"),
+        # A floating replacement (codestral-latest) names the card it is an alias of.
+        successor=to_canonical.get(replacement, replacement) if replacement else None,
+        description=u.opt_str(item, "description", ctx),
+        owned_by=u.opt_str(item, "owned_by", ctx),
+        capabilities=capabilities,
+    )
     # `created` is the request time on every card: never a release date, not even metadata.
     aliases = [model_id]
     for other, other_id, other_ctx in cards:
