@@ -201,10 +201,11 @@ def get_model(db, slug: str):
     return model
 
 
-def family_models(db, family_id: int) -> list:
-    """Full rows of a family's models, newest release first (undated last), then slug descending."""
-    return db.execute(MODEL_SELECT + " WHERE m.family_id = ?"
-                      " ORDER BY m.release_date IS NULL, m.release_date DESC, m.slug DESC", (family_id,)).fetchall()
+def working_family_models(db, family_id: int):
+    """Full rows of a family's working (active, latest) models, newest release first (undated last),
+    then slug descending; a cursor, so a caller that stops early reads no more rows."""
+    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status IN ('latest', 'active')"
+                      " ORDER BY m.release_date IS NULL, m.release_date DESC, m.slug DESC", (family_id,))
 
 
 def history(db, row) -> list:

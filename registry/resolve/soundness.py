@@ -8,6 +8,7 @@ recommendation that breaks a rule, by rule.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .normalize import normalize, pins
 
@@ -30,7 +31,12 @@ def working(model) -> bool:
 
 def pinned(model) -> bool:
     """Is this a dated snapshot (gpt-4o-2024-08-06, mistral-small-2409, gemini-1.5-pro-001)?"""
-    return bool(pins(normalize(model["slug"])))
+    return _pinned_slug(model["slug"])
+
+
+@lru_cache(maxsize=8192)
+def _pinned_slug(slug: str) -> bool:
+    return bool(pins(normalize(slug)))
 
 
 def size_class(parameter_count) -> int | None:

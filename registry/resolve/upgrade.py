@@ -30,9 +30,10 @@ def successor_chain(db, row) -> list:
 def family_upgrade(db, model, family_id: int | None = None):
     """The newest working model of a family (model's own unless family_id names another) that is a
     sound upgrade for model, or None."""
-    for candidate in queries.family_models(db, model["family_id"] if family_id is None else family_id):
-        if candidate["id"] != model["id"] and soundness.working(candidate) \
-                and not soundness.broken_rules(model, candidate, soundness.INFERRED_RULES):
+    for candidate in queries.working_family_models(db, model["family_id"] if family_id is None else family_id):
+        if soundness.released_after(model, candidate):
+            return None   # newest first: every later candidate is older still (or undated)
+        if candidate["id"] != model["id"] and not soundness.broken_rules(model, candidate, soundness.INFERRED_RULES):
             return candidate
     return None
 
