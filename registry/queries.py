@@ -201,6 +201,11 @@ def get_model(db, slug: str):
     return model
 
 
+def family_latest(db, family_id: int):
+    """The latest model of a family (its newest working release), or None."""
+    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
+
+
 def working_family_models(db, family_id: int):
     """Full rows of a family's working (active, latest) models, newest release first (undated last),
     then slug descending; a cursor, so a caller that stops early reads no more rows."""

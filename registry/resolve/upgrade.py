@@ -30,7 +30,15 @@ def successor_chain(db, row) -> list:
 def family_upgrade(db, model, family_id: int | None = None):
     """The newest working model of a family (model's own unless family_id names another) that is a
     sound upgrade for model, or None."""
-    for candidate in queries.working_family_models(db, model["family_id"] if family_id is None else family_id):
+    family_id = model["family_id"] if family_id is None else family_id
+    # The family's latest first: one indexed row, and the answer whenever it is sound (most often).
+    latest = queries.family_latest(db, family_id)
+    if latest is not None:
+        if soundness.released_after(model, latest):
+            return None   # the newest working model is not newer than this one: none is
+        if latest["id"] != model["id"] and not soundness.broken_rules(model, latest, soundness.INFERRED_RULES):
+            return latest
+    for candidate in queries.working_family_models(db, family_id):
         if soundness.released_after(model, candidate):
             return None   # newest first: every later candidate is older still (or undated)
         if candidate["id"] != model["id"] and not soundness.broken_rules(model, candidate, soundness.INFERRED_RULES):
