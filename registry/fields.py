@@ -42,6 +42,8 @@ FIELDS = (
     Field("status", "status", "signal"),
     # A provider's "not sooner than" retirement date: not a shutdown day (docs/api-decisions.md#lifecycle).
     Field("earliest_sunset_date", "date", "metadata"),
+    # A cloud's own schedule for its id of the model, by alias source (cloud-a: {sunset_date: ...}).
+    Field("platforms", "platforms", "metadata"),
 )
 BY_NAME = {f.name: f for f in FIELDS}
 

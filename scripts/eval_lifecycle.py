@@ -6,9 +6,11 @@ temporary file, unless --db names one, pins REGISTRY_TODAY (default 2026-11-22),
 app, through its own HTTP interface, about every row of tests/data/lifecycle_dev.jsonl:
 
 - known: /resolve finds a model at confidence >= 0.8;
-- status: the model's status (active and latest count as `not-deprecated`); rows whose status
-  is `unknown` are not counted;
-- sunset_date: the model's sunset_date equals the row's (both absent counts as right);
+- status: the status /resolve gives the row's identifier (active and latest count as
+  `not-deprecated`): the model's, or, for a cloud's id with a schedule of its own (a Bedrock or
+  Vertex AI row), that cloud's; rows whose status is `unknown` are not counted;
+- sunset_date: the model's sunset_date, or that cloud's for its id, equals the row's (both absent
+  counts as right);
 - upgrade: for rows naming replacements, /models/{slug}/upgrade names a replacement, or a
   model that the replacement's successor chain leads to.
 
@@ -59,14 +61,16 @@ def evaluate(client, rows: list[dict]) -> dict:
         score["known"][1] += 1
         score["known"][0] += known
         model = client.get(f"/api/v1/models/{body['matched_model']['slug']}").get_json() if known else None
+        platform = body.get("platform_lifecycle") if known else None
         want_status = row["status_on_2026-11-22"]
         if want_status != "unknown":
-            got = model and ("not-deprecated" if model["status"] in WORKING else model["status"])
+            status = body["matched_model"]["status"] if known else None
+            got = status and ("not-deprecated" if status in WORKING else status)
             score["status"][1] += 1
             score["status"][0] += got == want_status
             if got != want_status:
                 misses.append(("status", row["model"], want_status, got))
-        got_sunset = model["sunset_date"] if model else "?"
+        got_sunset = (platform or model)["sunset_date"] if model else "?"
         score["sunset_date"][1] += 1
         score["sunset_date"][0] += got_sunset == row["sunset_date"]
         if got_sunset != row["sunset_date"]:
@@ -96,10 +100,13 @@ def main() -> int:
     ap.add_argument("--today", default="2026-11-22")
     ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--verbose", action="store_true", help="list every miss")
+    ap.add_argument("--platform", help="only rows of this platform (first-party, amazon-bedrock, google-vertex)")
     args = ap.parse_args()
     os.environ["REGISTRY_TODAY"] = args.today
     sys.path.insert(0, str(ROOT))
     rows = [json.loads(line) for line in open(args.data, encoding="utf-8") if line.strip()]
+    if args.platform:
+        rows = [r for r in rows if r.get("platform") == args.platform]
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or os.path.join(tmp, "registry.db")
         if not args.db:

@@ -38,3 +38,33 @@ def test_signals_on_model_upgrade_and_resolve(client, url, expected):
 ])
 def test_lifecycle_headers(model, upgrade, expected):
     assert lifecycle_headers(model, upgrade) == expected
+
+
+@pytest.mark.parametrize("value, problem", [
+    ({"cloud-a": {"sunset_date": "2027-03-30"}}, None),
+    ({"cloud-b": {"deprecation_date": "2026-01-01", "sunset_date": "2026-07-01"}}, None),
+    ({"official": {"sunset_date": "2027-03-30"}}, "not a platform"),
+    ({"azure": {"sunset_date": "2027-03-30"}}, "not a platform"),
+    ({"cloud-a": {"sunset_date": "2027-03"}}, "ISO date"),
+    ({"cloud-a": {"shutdown": "2027-03-30"}}, "deprecation_date and/or sunset_date"),
+    ({}, "must map"),
+])
+def test_curated_platform_schedules(value, problem):
+    from registry.curation.rules import check_field
+    got = check_field("platforms", value)
+    assert (got is None) if problem is None else (problem in got)
+
+
+@pytest.mark.parametrize("entry, on, status", [
+    ({"sunset_date": "2027-03-30"}, "2026-11-22", "deprecated"),     # a shutdown scheduled on that cloud
+    ({"sunset_date": "2026-07-30", "deprecation_date": "2026-01-30"}, "2026-11-22", "sunset"),
+    ({"deprecation_date": "2027-01-01"}, "2026-11-22", None),       # nothing yet: the id works there
+])
+def test_a_clouds_schedule_gives_its_own_status(entry, on, status):
+    import json
+
+    from registry.merge.lifecycle import platform_schedule
+    got = platform_schedule(json.dumps({"platforms": {"cloud-a": entry}}), "cloud-a", on)
+    assert got["status"] == status and got["source"] == "cloud-a"
+    assert platform_schedule(json.dumps({"platforms": {"cloud-a": entry}}), "official", on) is None
+    assert platform_schedule(None, "cloud-a", on) is None

@@ -58,11 +58,11 @@ def test_facts_land_where_they_belong(cycle, slug, field, expected):
 
 
 def test_platform_rows_do_not_touch_a_models_own_lifecycle(cycle):
-    # The feed has an AWS Bedrock row for claude-3-5-sonnet-20240620 with its own shutdown date.
+    # The feed has an AWS Bedrock row for claude-3-5-sonnet-20240620 with its own shutdown date (2026-07-30).
     _, conn, _, _ = cycle
     facts = conn.execute("SELECT field, value FROM facts WHERE source = 'deprecation-feed'"
                          " AND model_slug = 'claude-3-5-sonnet-20240620'").fetchall()
-    assert ("sunset_date", json.dumps("2026-03-01")) not in [tuple(f) for f in facts]
+    assert ("sunset_date", json.dumps("2026-07-30")) not in [tuple(f) for f in facts]
 
 
 def test_new_models_are_resolvable_and_placed(cycle):
@@ -103,8 +103,29 @@ def test_every_feed_record_is_accounted_for(cycle):
                                       " ORDER BY id LIMIT 1").fetchone()[0])
     feed = json.loads((ROOT / "seeds" / "deprecation-feed" / "page-001.json").read_text())
     assert details["records"] == len(feed) == sum(details["outcomes"].values())
-    platform_rows = sum(1 for r in feed if r["provider"] in ("Azure", "AWS Bedrock", "Google Vertex", "Groq"))
-    assert sum(n for why, n in details["outcomes"].items() if why.startswith("platform row")) == platform_rows
+    # Azure and Groq ids are not aliases the registry keeps: counted as platform rows. Bedrock and
+    # Vertex rows land on the model whose cloud id they name, as that cloud's schedule.
+    other_platforms = sum(1 for r in feed if r["provider"] in ("Azure", "Groq"))
+    assert sum(n for why, n in details["outcomes"].items() if why.startswith("platform row:")) == other_platforms
     # every provider row names a model of the registry (or is not a model id at all)
     assert details["outcomes"].get("unknown id", 0) == 0, details.get("unknown_ids")
     assert details["outcomes"]["landed on a known model"] > 200
+
+
+@pytest.mark.parametrize("q, status, sunset", [
+    # the feed's AWS Bedrock row: Bedrock retires this id on its own day
+    ("anthropic.claude-3-5-sonnet-20240620-v1:0", "sunset", "2026-07-30"),
+    ("claude-3-5-sonnet-20240620", "sunset", "2025-10-28"),                  # Anthropic's own API: its own day
+])
+def test_a_clouds_own_schedule_answers_for_its_ids(cycle, q, status, sunset):
+    app, _, _, _ = cycle
+    body = app.test_client().get("/api/v1/resolve", query_string={"q": q}).get_json()
+    assert body["matched_model"]["status"] == status
+    schedule = body["platform_lifecycle"]
+    if q.startswith("anthropic."):
+        assert schedule["source"] == "cloud-a" and schedule["sunset_date"] == sunset
+    else:
+        assert schedule is None
+        detail = app.test_client().get(f"/api/v1/models/{body['matched_model']['slug']}").get_json()
+        assert detail["sunset_date"] == sunset
+        assert detail["metadata"]["platforms"]["cloud-a"]["source"] == "deprecation-feed"

@@ -49,7 +49,10 @@ def test_resolve(client, q, slug, alias, source, confidence, upgrade, upgrade_al
 
 def test_resolve_shape(client):
     body = client.get("/api/v1/resolve?q=claude-3-5-sonnet-20241022").get_json()
-    assert list(body) == ["matched_model", "matched_alias", "confidence", "is_latest", "upgrade", "upgrade_alias"]
+    # the spec's six fields, then the matched id's cloud schedule (null: the model's own applies)
+    assert list(body) == ["matched_model", "matched_alias", "confidence", "is_latest", "upgrade", "upgrade_alias",
+                          "platform_lifecycle"]
+    assert body["platform_lifecycle"] is None
     assert body["matched_model"] == {"slug": "claude-3-5-sonnet-20241022",
                                      "display_name": "Claude 3.5 Sonnet (2024-10-22)", "status": "deprecated",
                                      "family": "claude-sonnet"}

@@ -56,7 +56,9 @@ def check_records(records, source):
         if r.skip:   # stated nothing, but counted with its reason in the run's details
             assert r.fields == {} and r.aliases == []
             continue
-        assert r.provider is not None
+        if r.provider is None:   # a cloud's row: only that cloud's schedule for its id
+            assert set(r.fields) == {"platforms"} and r.aliases == [], r
+            continue
         assert None not in r.fields.values(), (r.model_id, r.fields)
         for key in ("release_date", "deprecation_date", "sunset_date"):
             if key in r.fields:
@@ -444,7 +446,7 @@ def test_xai_aliases_version_created():
 def test_feed_new_generation_sample():
     records = load("deprecation-feed").parse([Page(sample("deprecation-feed.json"))])
     check_records(records, "deprecation-feed")
-    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip}
+    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip and r.provider}
     assert ("groq", "llama-3.1-8b-instant") not in got and all(p for p, _ in got)   # platform row: nothing
     assert ("llama-3.1-8b-instant", "platform row: Groq") in {(r.model_id, r.skip) for r in records}
     o3 = got[("openai", "o3-mini")]
@@ -476,11 +478,14 @@ def test_feed_old_generation_duplicates_and_platforms():
     ]
     records = load("deprecation-feed").parse([Page(rows)])
     check_records(records, "deprecation-feed")
-    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip}
-    # every row is accounted for: four models, one merged duplicate, four platform rows
+    got = {(r.provider, r.model_id): r.fields for r in records if not r.skip and r.provider}
+    # every row is accounted for: four models, one merged duplicate, two rows of platforms whose ids
+    # the registry does not keep, and two clouds' own schedules for their ids
     assert sorted(r.skip for r in records if r.skip) == [
-        "duplicate row, merged into the other", "platform row: AWS Bedrock", "platform row: Azure",
-        "platform row: Google Vertex", "platform row: Groq"]
+        "duplicate row, merged into the other", "platform row: Azure", "platform row: Groq"]
+    clouds = {r.model_id: r.fields["platforms"] for r in records if not r.skip and not r.provider}
+    assert clouds == {"anthropic.claude-3-opus-20240229-v1:0": {"cloud-a": {"sunset_date": "2026-01-15"}},
+                      "gemini-2.0-flash-001": {"cloud-b": {"sunset_date": "2026-09-15"}}}
     assert sorted(got) == [("anthropic", "claude-3-opus-20240229"), ("google", "gemini-2.0-flash-001"),
                            ("openai", "gpt-4-vision-preview"), ("openai", "o3-mini")]
     assert got[("anthropic", "claude-3-opus-20240229")] == {
@@ -493,7 +498,7 @@ def test_feed_old_generation_duplicates_and_platforms():
     assert got[("google", "gemini-2.0-flash-001")]["sunset_date"] == "2026-06-01"   # Vertex's date ignored
     # row order does not change the result
     again = {(r.provider, r.model_id): r.fields for r in load("deprecation-feed").parse([Page(rows[::-1])])
-             if not r.skip}
+             if not r.skip and r.provider}
     assert again == got
 
 

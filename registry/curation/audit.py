@@ -17,7 +17,7 @@ from ..resolve import soundness
 from ..resolve.upgrade import successor_chain, upgrade_for
 from .reader import Curation
 
-LIFECYCLE_FIELDS = ("deprecation_date", "sunset_date", "successor", "earliest_sunset_date", "status")
+LIFECYCLE_FIELDS = ("deprecation_date", "sunset_date", "successor", "earliest_sunset_date", "status", "platforms")
 _URL = re.compile(r"#.*https?://")
 _FAMILY_START = re.compile(r"^  - slug:")
 # A file's header may name its sources once (# - "Gemini deprecations": https://...); a comment that

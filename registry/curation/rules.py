@@ -64,10 +64,26 @@ def _version(value):
     return None if isinstance(value, str) else 'must be a string (quote it: "20241022")'
 
 
+def _platforms(value):
+    if not isinstance(value, dict) or not value:
+        return "must map an alias source (cloud-a, cloud-b, ...) to {deprecation_date, sunset_date}"
+    for source, entry in value.items():
+        if source not in ALIAS_SOURCES or source == "official":
+            return f"names '{source}', which is not a platform's alias source ({', '.join(ALIAS_SOURCES[1:])})"
+        if not isinstance(entry, dict) or not entry or set(entry) - {"deprecation_date", "sunset_date"}:
+            return f"{source}: must hold deprecation_date and/or sunset_date"
+        for key, day in entry.items():
+            problem = _date(day)
+            if problem:
+                return f"{source}.{key} {problem}"
+    return None
+
+
 # A field's kind (registry/fields.py) -> its checker.
 KIND_CHECKS = {
     "family_slug": _family_slug, "text": _text, "version": _version, "model_type": _one_of(MODEL_TYPES),
     "date": _date, "count": _count, "url": _url, "model_slug": _model_slug, "status": _one_of(STATUSES),
+    "platforms": _platforms,
 }
 
 

@@ -60,7 +60,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         slug = matcher.find(record.model_id, names)
         if slug is None:
             if not record.provider:
-                tally["not a provider's model"] += 1
+                tally["platform row with an id no model has" if "platforms" in record.fields
+                      else "not a provider's model"] += 1
                 continue
             # Kept under the id's slug even for the feed: merge never creates a model from feed facts
             # alone, but they apply once a provider source lists it, whatever the order of runs.
@@ -76,6 +77,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         for field, value in record.fields.items():
             if field == "successor":
                 successors.setdefault(slug, value)
+            elif field == "platforms":   # one record per cloud id: their schedules add up
+                fields.setdefault(field, {}).update(value)
             else:
                 fields.setdefault(field, value)
         if record.provider:

@@ -54,6 +54,18 @@ def derive(model: dict, flags: dict, on: str) -> str | None:
     return None
 
 
+def platform_schedule(metadata: str | None, alias_source: str, on: str | None = None) -> dict | None:
+    """A cloud's own schedule for its id of a model (metadata.platforms), with the status it gives
+    today; None when that cloud has none (the model's own lifecycle applies)."""
+    if not metadata or alias_source == "official":
+        return None
+    entry = (json.loads(metadata).get("platforms") or {}).get(alias_source)
+    if not entry:
+        return None
+    dates = {"deprecation_date": entry.get("deprecation_date"), "sunset_date": entry.get("sunset_date")}
+    return {"source": alias_source, "status": derive(dates, {}, on or today()), **dates}
+
+
 def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
     """Set every model's status; return the slugs whose status changed.
 

@@ -11,7 +11,7 @@ AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED, HUB)
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
 
 # The feed supplements lifecycle dates and replacements only (docs/data-flow.md).
-FEED_FIELDS = {"deprecation_date", "sunset_date", "successor"}
+FEED_FIELDS = {"deprecation_date", "sunset_date", "successor", "platforms"}
 # The hub is authoritative for these on open-source models (docs/data-flow.md).
 HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
@@ -56,3 +56,17 @@ def pick(field: str, by_source: dict):
         if best is None or key < best[0]:
             best = (key, value, source)
     return (best[1], best[2]) if best else None
+
+
+def merge_by_key(by_source: dict) -> tuple:
+    """For a field whose value maps keys to facts (platforms): each key from its best source.
+
+    Returns (merged dict, {key: source}); an empty dict when nobody supplies one.
+    """
+    merged, origin = {}, {}
+    for source in sorted(by_source, key=lambda s: rank(s, "platforms"), reverse=True):
+        value = by_source[source]
+        if isinstance(value, dict) and accepts(source, "platforms"):
+            for key, entry in value.items():
+                merged[key], origin[key] = entry, source
+    return merged, origin

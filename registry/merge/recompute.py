@@ -7,7 +7,7 @@ from ..db import now_iso
 from . import lifecycle
 from ..search import documents
 from ..fields import COLUMNS, LINKS
-from .priority import FEED, FLAG_FIELDS, pick, tier
+from .priority import FEED, FLAG_FIELDS, merge_by_key, pick, tier
 from ..resolve.normalize import normalize, pin_free
 
 COMPARED = COLUMNS + ("family_id", "metadata")
@@ -98,6 +98,11 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
     """Return (row dict, successor slug) for one model, or None when it has no home."""
     row, provenance, extras = {}, {}, {}
     for field, by_source in fields.items():
+        if field == "platforms":
+            merged, origin = merge_by_key(by_source)
+            if merged:
+                extras[field] = {key: {**merged[key], "source": origin[key]} for key in sorted(merged)}
+            continue
         chosen = pick(field, by_source)
         if chosen is None:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import queries
+from ..merge import lifecycle
 from .cache import alias_index
 from .index import Match
 from .upgrade import upgrade_alias_for, upgrade_for
@@ -17,6 +18,7 @@ class Resolution:
     model: object
     upgrade: object | None
     upgrade_alias: object | None
+    platform: dict | None = None   # the matched id's cloud schedule, when that cloud has its own
 
 
 def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolution | None:
@@ -27,4 +29,8 @@ def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolut
     row = queries.model_row(db, slug=match.row.model_slug)
     upgrade = upgrade_for(db, row)
     chosen = upgrade_alias_for(db, match.row, upgrade, query=q) if upgrade is not None else None
-    return Resolution(match, row, upgrade, chosen)
+    platform = lifecycle.platform_schedule(row["metadata"], match.row.source)
+    if platform is not None and platform["status"] is None:
+        # Nothing retiring on that cloud yet: the id works there, whatever the provider's own API does.
+        platform["status"] = row["status"] if row["status"] in ("active", "latest") else "active"
+    return Resolution(match, row, upgrade, chosen, platform)

@@ -13,6 +13,9 @@ PATH = "/v1/deprecations.json"
 # out on purpose: their rows describe a host's schedule, not the model's own lifecycle (each is
 # counted in the run's details as a platform row).
 PLATFORMS = {"azure", "aws bedrock", "google vertex", "groq"}
+# Clouds whose ids the registry keeps as aliases: their rows become that cloud's own schedule for the
+# model (metadata.platforms), never the model's own dates (docs/api-decisions.md#lifecycle).
+PLATFORM_ALIAS_SOURCES = {"aws bedrock": "cloud-a", "google vertex": "cloud-b"}
 PROVIDERS = {
     "openai": "openai", "anthropic": "anthropic", "google": "google", "google gemini": "google",
     "cohere": "cohere", "xai": "xai", "mistral": "mistral", "mistral ai": "mistral",
@@ -41,6 +44,13 @@ def parse(pages: list[Page]) -> list[Record]:
             provider = PROVIDERS.get(feed_provider.lower())
             if any(c.isspace() for c in model_id):   # a product or feature ("Agent Builder"), not a model id
                 skipped.append(Record(model_id, None, skip="not a model id"))
+                continue
+            alias_source = PLATFORM_ALIAS_SOURCES.get(feed_provider.lower())
+            if alias_source is not None:
+                schedule = _fields(row, ctx)
+                schedule.pop("replacement_models", None)
+                schedule.pop("successor", None)   # a platform's replacement is its own id, not a model slug
+                skipped.append(Record(model_id, None, {"platforms": {alias_source: schedule}}))
                 continue
             if provider is None:
                 why = "platform row" if feed_provider.lower() in PLATFORMS else "unknown provider"
