@@ -72,6 +72,10 @@ SETTINGS = (
     # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/web/limits.py).
     Setting("RATELIMIT_STORAGE_URI", "memory://", _text,
             "where the counters live; `redis://host:port` for several processes or hosts", "RATELIMIT_STORAGE_URI"),
+    # Bounds every Redis call, connect and read alike (registry/web/limit_storage.py; docs/api-decisions.md).
+    Setting("RATELIMIT_STORAGE_TIMEOUT_MS", "250", _positive,
+            "milliseconds a Redis connect or command may take before that request counts in-process instead",
+            "RATELIMIT_STORAGE_TIMEOUT_MS"),
     Setting("RATELIMIT_PUBLIC", "100/minute", _text,
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),

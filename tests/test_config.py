@@ -53,6 +53,8 @@ def test_every_source_key_is_documented():
     ({"TRUSTED_PROXIES": "2"}, "TRUSTED_PROXIES", 2),
     ({}, "RESPONSE_CACHE_BYTES", 8 * 1024 * 1024),
     ({"RATELIMIT_PUBLIC": ""}, "RATELIMIT_PUBLIC", "100/minute"),
+    ({}, "RATELIMIT_STORAGE_TIMEOUT_MS", 250),
+    ({"RATELIMIT_STORAGE_TIMEOUT_MS": "50"}, "RATELIMIT_STORAGE_TIMEOUT_MS", 50),
 ])
 def test_config_from_environment(env, key, expected):
     assert from_environment(env)[key] == expected
@@ -60,6 +62,7 @@ def test_config_from_environment(env, key, expected):
 
 @pytest.mark.parametrize("name, raw", [
     ("TRUSTED_PROXIES", "two"), ("REGISTRY_RESPONSE_CACHE_BYTES", "-1"), ("PORT", "0"), ("GUNICORN_THREADS", "x"),
+    ("RATELIMIT_STORAGE_TIMEOUT_MS", "0"), ("RATELIMIT_STORAGE_TIMEOUT_MS", "0.5"),
 ])
 def test_a_bad_value_names_the_variable(name, raw):
     with pytest.raises(ValueError, match=name):

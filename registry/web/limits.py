@@ -16,6 +16,7 @@ from limits import parse_many
 
 from .auth import key_is_valid, presented_key
 from .errors import error_response
+from .limit_storage import OutageLog, is_storage_error, storage_options
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +76,10 @@ def add_headers(response):
             # running out, not the extension's pick (the shortest window).
             current = min(limiter.current_limits or [current], key=lambda lim: (lim.remaining, -lim.reset_at))
         reset_at, remaining = current.reset_at, current.remaining   # one storage read, cached
-    except Exception:   # storage lost between the check and now: answer anyway, without the numbers
-        log.exception("rate-limit headers unavailable")
+    except Exception as err:   # storage lost between the check and now: answer anyway, without the numbers
+        if not is_storage_error(limiter.storage, err):
+            log.exception("rate-limit headers unavailable")
+        # A Redis error here is the outage the next check falls back on and logs (once).
         return response
     response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
     response.headers["X-RateLimit-Remaining"] = str(max(0, remaining))
@@ -90,7 +93,10 @@ def handle_rate_limited(err: RateLimitExceeded):
     """429 rate_limited in the spec's error shape, naming the wait in seconds."""
     limiter = current_app.extensions.get("registry_limiter")
     current = limiter.current_limit if limiter else None
-    wait = retry_after(current) if current else 60
+    try:
+        wait = retry_after(current) if current else 60
+    except Exception:   # the store went away since the breach: the whole window is a safe bound
+        wait = max(1, int(current.limit.get_expiry()))
     return error_response(429, "rate_limited", f"Rate limit exceeded; retry in {wait} seconds.",
                           {"Retry-After": str(wait)})
 
@@ -117,9 +123,16 @@ def init_app(app) -> Limiter:
         strategy="fixed-window",
         # Our own hook writes the headers: the extension's would put Retry-After on every response.
         headers_enabled=False,
-        # Storage down (Redis restarting): count in this process rather than answer 500s.
+        # Storage down (Redis frozen or restarting): count in this process rather than answer 500s,
+        # and re-check it at doubling intervals (1 s ... 32 s) until it answers again.
         in_memory_fallback_enabled=True,
+        # A request whose Redis call fails after another thread already switched to the fallback
+        # is let through uncounted instead of failing (docs/api-decisions.md, "Rate-limit storage").
+        swallow_errors=True,
+        storage_options=storage_options(app.config.get("RATELIMIT_STORAGE_URI") or "memory://",
+                                        app.config.get("RATELIMIT_STORAGE_TIMEOUT_MS") or 250),
     )
+    limiter.logger = OutageLog(limiter.logger)   # one warning per outage
     limiter.init_app(app)
     app.extensions["registry_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, handle_rate_limited)
