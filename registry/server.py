@@ -13,7 +13,9 @@ def settings(env=None) -> dict:
         # hosts, set RATELIMIT_STORAGE_URI=redis://... and raise WEB_CONCURRENCY.
         "workers": setting("WEB_CONCURRENCY", env),
         "threads": setting("GUNICORN_THREADS", env),
-        "worker_class": "gthread",
+        # gthread, but the event loop reads each request head (at most registry.worker.HEAD_TIMEOUT
+        # seconds) before a thread is given: slow clients cannot take the threads. docs/api-decisions.md
+        "worker_class": "registry.worker.Worker",
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 5,

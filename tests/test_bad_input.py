@@ -39,14 +39,14 @@ def check(response, allowed):
     ("empty q", "/api/v1/search?q=", {400}),
     ("blank q", "/api/v1/resolve?q=%20%20%09", {400}),
     ("missing q", "/api/v1/search", {400}),
-    # invalid percent-encoding and non-UTF-8 bytes (werkzeug decodes them with replacement characters)
+    # invalid percent-encoding and non-UTF-8 bytes (refused: hardening decodes each parameter strictly)
     ("bad escape %zz", "/api/v1/search?q=%zz", {200, 400}),
     ("truncated escape", "/api/v1/resolve?q=abc%", {200, 400, 404}),
-    ("non-UTF-8 q", "/api/v1/search?q=%ff%fe", {200, 400}),
-    ("non-UTF-8 q (resolve)", "/api/v1/resolve?q=%ff%fe", {400, 404}),
+    ("non-UTF-8 q", "/api/v1/search?q=%ff%fe", {400}),
+    ("non-UTF-8 q (resolve)", "/api/v1/resolve?q=%ff%fe", {400}),
     ("overlong UTF-8 slash", "/api/v1/models/%c0%af", {404}),
     ("non-UTF-8 slug", "/api/v1/providers/%ff", {404}),
-    ("non-UTF-8 parameter name", "/api/v1/models?%ff=1", {200}),
+    ("non-UTF-8 parameter name", "/api/v1/models?%ff=1", {400}),
     # integers: huge, negative, fractional, not numbers, other scripts' digits
     ("huge page", f"/api/v1/models?page={HUGE}", {400}),
     ("huge per_page", f"/api/v1/models?per_page={HUGE}", {400}),
@@ -144,3 +144,32 @@ def test_body_on_a_post_is_ignored_not_parsed(app):
     app.config["ADMIN_API_KEYS"] = ["a-key"]
     headers = {"Authorization": "Bearer a-key", "Content-Type": "application/json"}
     check(app.test_client().post("/api/v1/admin/ingest/x", data=b"{not json\xff", headers=headers), {400})
+
+
+# Invalid UTF-8 sent as percent-escapes is bad input, not text to look up (issue 15, item 7).
+@pytest.mark.parametrize("url,parameter", [
+    ("/api/v1/resolve?q=x%ffy", "q"),
+    ("/api/v1/search?q=%c3%28", "q"),
+    ("/api/v1/search?q=claude&provider=%e2%82", "provider"),
+    ("/api/v1/models?family=%ff&page=1", "family"),
+    ("/api/v1/resolve?q=a+%c0%af", "q"),
+])
+def test_percent_escaped_invalid_utf8_names_the_parameter(client, url, parameter):
+    response = client.get(url)
+    assert_error(response, 400, "bad_request", f"Parameter '{parameter}'")
+    assert "X-RateLimit-Limit" in response.headers
+
+
+@pytest.mark.parametrize("url", [
+    "/api/v1/search?q=%c3%a9t%c3%a9",          # été: valid UTF-8 escapes still work
+    "/api/v1/resolve?q=gpt%2D4o",
+    "/api/v1/search?q=100%25",
+])
+def test_valid_percent_escapes_are_still_text(client, url):
+    assert client.get(url).status_code in (200, 404)
+
+
+@pytest.mark.parametrize("url", ["/api/v1/providers", "/api/v1/nowhere", "/api/v1/search",
+                                 "/api/v1/resolve?q=x%ffy"])
+def test_every_answer_says_nosniff(client, url):
+    assert client.get(url).headers.get("X-Content-Type-Options") == "nosniff"

@@ -1,20 +1,50 @@
 """Request hygiene: input werkzeug cannot take apart answers 400 up front instead of a 500 later."""
+from urllib.parse import unquote_to_bytes
+
 from flask import request
 
+from .. import transport_errors
 from .errors import bad_request
 
 
 def reject_undecodable_query() -> None:
-    """400 when the raw query string is not UTF-8 (werkzeug's request.args would raise on it)."""
-    # Percent-escapes of bad bytes (%ff) decode with replacement characters; raw bytes in the
-    # request line (a client that does not encode) reach us as-is and make .decode() raise.
+    """400 when the query string, or a parameter once its percent-escapes are decoded, is not UTF-8."""
+    # Raw bytes in the request line (a client that does not encode) make .decode() raise;
+    # percent-escapes of bad bytes (q=x%ffy) werkzeug would decode with replacement characters
+    # and search for, so each name and value is decoded strictly here (docs/api-decisions.md).
     try:
-        request.query_string.decode("utf-8")
+        query = request.query_string.decode("utf-8")
     except UnicodeDecodeError:
         raise bad_request("The query string is not valid UTF-8; percent-encode it.") from None
+    if "%" not in query:
+        return
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        try:
+            name = unquote_to_bytes(name.replace("+", " ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad_request("A parameter name is not valid UTF-8 once percent-decoded.") from None
+        try:
+            unquote_to_bytes(value.replace("+", " ")).decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad_request(f"Parameter '{name}' is not valid UTF-8 once percent-decoded.") from None
+
+
+def answer_transport_error() -> None:
+    """Raise the error the worker's HTTP parser met, if this request carries one."""
+    transport_errors.raise_if_transport_error(request.environ)
+
+
+def no_sniffing(response):
+    """X-Content-Type-Options: nosniff on every answer: a browser takes our JSON only as JSON."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 def init_app(app) -> None:
     """Register the checks; routing is exact (no merged slashes: /api/v1//models is a 404, not a redirect)."""
     app.url_map.merge_slashes = False
+    # An error the HTTP parser found (registry/worker.py) answers here, after the limiter counted it.
+    app.before_request(answer_transport_error)
     app.before_request(reject_undecodable_query)
+    app.after_request(no_sniffing)
