@@ -1,15 +1,24 @@
 """Apply a validated curation to the database, and report what curators should look at."""
 import json
 
+import sqlite3
+
 from .reader import SOURCE, Curation
-from ..db import now_iso
+from ..db import connect_rw, now_iso
+from ..ingest.locks import SourceLock
 from ..merge.facts import fact_rows, replace_facts
-from ..merge.runs import RunError, recorded_run
+from ..merge.runs import NOTHING_WRITTEN, RunError, mark_interrupted, record_refusal, recorded_run
+from ..queries import running_run_id
 from ..search import documents
+from ..storage import StorageError, classify
 
 
 class CurationMismatch(RunError, ValueError):
     """The curation is valid on its own but does not fit the database (every problem, one per line)."""
+
+
+class CurationBusy(RunError):
+    """Another process is applying curation to the same database right now."""
 
 
 def check_against_db(conn, cur: Curation) -> list:
@@ -100,3 +109,41 @@ def apply_curation(conn, cur: Curation) -> tuple[int, int]:
             _write_facts(c, cur)
         run.apply(write, after_merge=lambda c: _prune_families(c, cur, before))
     return run.added, run.updated
+
+
+def apply_locked(db_path: str, cur: Curation) -> tuple[int, int]:
+    """apply_curation under the curation lock, as a source runs under its own (ingest/locks.py):
+    two curates never overlap, and a curation run a killed process left 'running' is marked failed.
+
+    Raises CurationBusy while another curate holds the lock, StorageError when the disk refuses.
+    """
+    lock = SourceLock(db_path, SOURCE)
+    try:
+        if not lock.acquire():
+            conn = connect_rw(db_path)
+            try:
+                running = running_run_id(conn, SOURCE)
+            finally:
+                conn.close()
+            which = f" (run {running})" if running else ""
+            raise CurationBusy(f"curation is already being applied{which}; nothing applied")
+    except StorageError as exc:
+        raise StorageError(record_refusal(db_path, SOURCE, str(exc))) from exc
+    try:
+        conn = None
+        try:
+            conn = connect_rw(db_path)
+            mark_interrupted(conn, SOURCE)
+        except (sqlite3.Error, OSError) as exc:
+            if conn is not None:
+                conn.close()
+            error = classify(exc, db_path)
+            if error is None:
+                raise
+            raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+        try:
+            return apply_curation(conn, cur)
+        finally:
+            conn.close()
+    finally:
+        lock.release()

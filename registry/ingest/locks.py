@@ -6,6 +6,8 @@ An flock on a file beside the database: the kernel releases it when the holder d
 import fcntl
 import os
 
+from ..storage import writing
+
 
 class SourceLock:
     """A non-blocking exclusive lock for one source of one database."""
@@ -15,8 +17,9 @@ class SourceLock:
         self.fd = None
 
     def acquire(self) -> bool:
-        """Take the lock if free; return whether we hold it."""
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Take the lock if free; return whether we hold it (StorageError when the file cannot be made)."""
+        with writing(self.path):
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
