@@ -1,16 +1,13 @@
 """Apply a validated curation to the database, and report what curators should look at."""
 import json
 
-import sqlite3
-
 from .reader import SOURCE, Curation
 from ..db import connect_rw, now_iso
-from ..ingest.locks import SourceLock
+from ..ingest.locks import hold
 from ..merge.facts import fact_rows, replace_facts
-from ..merge.runs import NOTHING_WRITTEN, RunError, mark_interrupted, record_refusal, recorded_run
+from ..merge.runs import RunError, recorded_run
 from ..queries import running_run_id
 from ..search import documents
-from ..storage import StorageError, classify
 
 
 class CurationMismatch(RunError, ValueError):
@@ -117,33 +114,18 @@ def apply_locked(db_path: str, cur: Curation) -> tuple[int, int]:
 
     Raises CurationBusy while another curate holds the lock, StorageError when the disk refuses.
     """
-    lock = SourceLock(db_path, SOURCE)
-    try:
-        if not lock.acquire():
-            conn = connect_rw(db_path)
-            try:
-                running = running_run_id(conn, SOURCE)
-            finally:
-                conn.close()
-            which = f" (run {running})" if running else ""
-            raise CurationBusy(f"curation is already being applied{which}; nothing applied")
-    except StorageError as exc:
-        raise StorageError(record_refusal(db_path, SOURCE, str(exc))) from exc
-    try:
-        conn = None
+    held = hold(db_path, SOURCE)
+    if held is None:
+        conn = connect_rw(db_path)
         try:
-            conn = connect_rw(db_path)
-            mark_interrupted(conn, SOURCE)
-        except (sqlite3.Error, OSError) as exc:
-            if conn is not None:
-                conn.close()
-            error = classify(exc, db_path)
-            if error is None:
-                raise
-            raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
-        try:
-            return apply_curation(conn, cur)
+            running = running_run_id(conn, SOURCE)
         finally:
             conn.close()
+        which = f" (run {running})" if running else ""
+        raise CurationBusy(f"curation is already being applied{which}; nothing applied")
+    lock, conn = held
+    try:
+        return apply_curation(conn, cur)
     finally:
+        conn.close()
         lock.release()

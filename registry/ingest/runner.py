@@ -6,13 +6,12 @@ from dataclasses import dataclass
 from ..config import source_key, source_url
 from ..db import connect_rw
 from ..merge.facts import replace_facts
-from ..merge.runs import (NOTHING_WRITTEN, RunError, describe, mark_interrupted, record_refusal,
-                          recorded_run, start_run)
+from ..merge.runs import NOTHING_WRITTEN, RunError, describe, recorded_run, start_run
 from ..storage import StorageError, classify, writing
 from . import sources
 from .match import records_to_facts
 from .http import make_session
-from .locks import SourceLock
+from .locks import hold
 from .records import SourceError
 
 @dataclass
@@ -40,29 +39,21 @@ def begin(db_path: str, source: str):
     Raises StorageError (registry/storage.py) when the disk refuses the lock file or the run row;
     the message says whether a failed run could still be recorded.
     """
-    lock = SourceLock(db_path, source)
+    provider = sources.load(source).PROVIDER
+    held = hold(db_path, source, provider)
+    if held is None:
+        return None
+    lock, conn = held
     try:
-        if not lock.acquire():
-            return None
-    except StorageError as exc:
-        raise StorageError(record_refusal(db_path, source, str(exc), sources.load(source).PROVIDER)) from exc
-    try:
-        conn = None
-        try:
-            conn = connect_rw(db_path)
-            mark_interrupted(conn, source)
-            return lock, start_run(conn, source, sources.load(source).PROVIDER)
-        except (sqlite3.Error, OSError) as exc:
-            error = classify(exc, db_path)
-            if error is None:
-                raise
-            raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
-        finally:
-            if conn is not None:
-                conn.close()
-    except BaseException:
+        return lock, start_run(conn, source, provider)
+    except BaseException as exc:
         lock.release()
-        raise
+        error = classify(exc, db_path) if isinstance(exc, (sqlite3.Error, OSError)) else None
+        if error is None:
+            raise
+        raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+    finally:
+        conn.close()
 
 
 def fetch_pages(module, offline: bool, seeds_dir: str, session=None) -> list:
