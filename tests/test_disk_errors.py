@@ -6,11 +6,14 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import requests
 
-from disks import no_new_files, refusing
+from disks import no_new_files, refusing, tmpfs
+from servers import Server, registry_command, server_env
 from helpers import DATA, assert_error, build_db
 from registry import create_app
 from registry.db import close_thread_connections
@@ -46,8 +49,9 @@ def snapshot(db: Path) -> dict:
         conn.close()
 
 
-def runs(db: Path) -> list:
-    conn = sqlite3.connect(f"file:{db}?immutable=1", uri=True)
+def runs(db: Path, live: bool = False) -> list:
+    """The run rows; live: read through the WAL a running server keeps, else without writing anything."""
+    conn = sqlite3.connect(f"file:{db}?{'mode=ro' if live else 'immutable=1'}", uri=True)
     try:
         return conn.execute("SELECT source, status, error_message FROM ingestion_runs"
                             " WHERE source != 'curation' ORDER BY id").fetchall()
@@ -145,3 +149,42 @@ def test_a_refused_lock_file_still_records_a_failed_run(tmp_path, built_db):
     message = done.stderr.split(": failed: ", 1)[1].strip()
     assert message == f"directory {db.parent} not writable: cannot create {db}.vendor-a-api.lock"
     assert runs(db) == [("vendor-a-api", "failed", message)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, room_kb", [("not-writable", 0), ("full", 96)])
+def test_admin_trigger_on_a_real_server(tmp_path, built_db, kind, room_kb):
+    # A real `registry serve` whose disk starts refusing while it runs: the trigger answers a JSON 503
+    # when the run cannot start; a run that started and then met a full disk ends failed saying so.
+    with tmpfs(tmp_path / "fs", os.path.getsize(built_db) // 1024 + room_kb + (4096 if kind != "full" else 0)) as fs:
+        db = fs / "registry.db"
+        db.write_bytes(built_db.read_bytes())
+        server = Server(registry_command(), server_env(db, ADMIN_API_KEY=KEY, REGISTRY_OFFLINE=1,
+                                                       REGISTRY_SEEDS_DIR=ROOT / "seeds"), tmp_path / "serve.log")
+        try:
+            server.wait_ready()
+            post = lambda: requests.post(f"{server.url}/api/v1/admin/ingest/model-hub",  # noqa: E731
+                                         headers={"Authorization": f"Bearer {KEY}"}, timeout=30)
+            if kind == "not-writable":
+                with no_new_files(fs):
+                    response = post()
+                assert response.status_code == 503, response.text
+                assert response.headers["Content-Type"] == "application/json"
+                assert "X-RateLimit-Remaining" in response.headers
+                message = response.json()["error"]["message"]
+                assert response.json()["error"]["code"] == "service_unavailable"
+                assert message == (f"Cannot start a run of model-hub: directory {fs} not writable:"
+                                   f" cannot create {db}.model-hub.lock.")
+                expected = ("failed", message.removeprefix("Cannot start a run of model-hub: ").rstrip("."))
+            else:
+                response = post()
+                assert response.status_code == 202, response.text
+                expected = ("failed", f"disk full writing {db}")
+            deadline = time.monotonic() + 60
+            while (row := runs(db, live=True)[-1:]) and row[0][1] == "running":
+                assert time.monotonic() < deadline, server.log()
+                time.sleep(0.1)
+            assert runs(db, live=True) == [("model-hub", *expected)]
+            assert server.get("/api/v1/providers").status_code == 200    # still serving
+        finally:
+            server.stop()
