@@ -1,16 +1,19 @@
 """Command-line interface: `flask --app registry ...` and the `registry` console script."""
 import sys
+import traceback
 
 import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from .curation.apply import apply_curation
+from .curation.apply import CurationMismatch, apply_locked
 from .curation.audit import audit, render
 from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .merge.priority import AUTOMATED_SOURCES
+from .merge.runs import describe
+from .storage import StorageError
 from .curation.report import curation_report
 
 
@@ -18,7 +21,8 @@ from .curation.report import curation_report
 @with_appcontext
 @click.option("--check", is_flag=True, help="Validate only; apply nothing.")
 @click.option("--report", "show_report", is_flag=True, help="List what curators should look at.")
-def curate_command(check, show_report):
+@click.option("--verbose", is_flag=True, help="Print the traceback of an unexpected error.")
+def curate_command(check, show_report, verbose):
     """Validate the curation directory and apply it (tier 4: overrides every source)."""
     path = current_app.config["DATABASE"]
     if show_report:
@@ -41,15 +45,17 @@ def curate_command(check, show_report):
                    f"{len(cur.facts)} models, {len(cur.aliases)} aliases: valid.")
         return
     ensure_schema(path)
-    conn = connect_rw(path)
     try:
-        added, updated = apply_curation(conn, cur)
-    except ValueError as exc:
+        added, updated = apply_locked(path, cur)
+    except CurationMismatch as exc:
         click.echo(str(exc), err=True)
         click.echo("Curation does not fit the database; nothing applied.", err=True)
         sys.exit(1)
-    finally:
-        conn.close()
+    except Exception as exc:   # one line for cron's mail (docs/data-flow.md); the trace on request
+        if verbose:
+            click.echo(traceback.format_exc(), err=True, nl=False)
+        click.echo(f"curation: failed: {describe(exc)}", err=True)
+        sys.exit(1)
     click.echo(f"Curation applied: {added} model(s) added, {updated} updated.")
 
 
@@ -57,17 +63,25 @@ def curate_command(check, show_report):
 @click.option("--source", type=click.Choice(AUTOMATED_SOURCES), help="Run only this source.")
 @click.option("--offline", is_flag=True, help="Read each source's snapshot from the seeds directory.")
 @click.option("--record", is_flag=True, help="Save what was fetched as the source's snapshot in the seeds directory.")
+@click.option("--verbose", is_flag=True, help="Print the traceback of a source's unexpected error.")
 @with_appcontext
-def ingest_command(source, offline, record):
+def ingest_command(source, offline, record, verbose):
     """Run every automated source (the daily cycle), or one; exit 1 when any failed."""
     config = current_app.config
     offline = offline or config["OFFLINE"]
     if record and offline:
         raise click.UsageError("--record saves live responses; it cannot be combined with --offline.")
-    ensure_schema(config["DATABASE"])
+    failed = 0
+    try:
+        ensure_schema(config["DATABASE"])
+    except click.ClickException as exc:
+        if not isinstance(exc.__cause__, StorageError):
+            raise
+        # The disk refused: say so once, and still try every source (each says what it met).
+        click.echo(f"schema: failed: {exc.message}", err=True)
+        failed += 1
     chosen = [source] if source else list(AUTOMATED_SOURCES)
     chatty = sys.stdout.isatty()   # progress on a terminal, quiet under cron
-    failed = 0
     for name in chosen:
         if chatty:
             click.echo(f"{name}: running...", nl=False)
@@ -83,6 +97,8 @@ def ingest_command(source, offline, record):
             failed += 1
             if chatty:
                 click.echo(f" {result.status}")
+            if verbose and result.trace:
+                click.echo(result.trace, err=True, nl=False)
             click.echo(f"{name}: {result.status}: {result.error}", err=True)
     if failed:
         sys.exit(1)

@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from flask import current_app, g
 
 from . import migrations
+from .storage import StorageError, writing
 
 BUSY_TIMEOUT_MS = 10_000
 _readers = threading.local()
@@ -102,10 +103,21 @@ def transaction(conn: sqlite3.Connection):
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.rollback()
+        # A COMMIT refused (disk full, busy) can leave the transaction open: end it here, so the
+        # connection can still record the failure (merge/runs.py).
+        if conn.in_transaction:
+            conn.rollback()
         raise
-    conn.execute("COMMIT")
+
+
+def db_file(conn: sqlite3.Connection) -> str:
+    """The path of the file a connection writes (for messages that name it)."""
+    try:
+        return conn.execute("PRAGMA database_list").fetchone()[2] or "the database"
+    except sqlite3.Error:
+        return "the database"
 
 
 def now_iso() -> str:
@@ -125,9 +137,12 @@ def init_db(path: str) -> tuple:
 def ensure_schema(path: str) -> tuple:
     """init_db for commands: a db that cannot be migrated is a clean CLI error, not a traceback."""
     try:
-        return init_db(path)
+        with writing(path):
+            return init_db(path)
     except migrations.MigrationError as exc:
         raise click.ClickException(f"{path}: {exc}") from exc
+    except StorageError as exc:   # "disk full writing /srv/registry/registry.db", not a traceback
+        raise click.ClickException(str(exc)) from exc
 
 
 def bump_generation(conn: sqlite3.Connection) -> None:

@@ -171,3 +171,25 @@ def test_same_curation_builds_same_registry(tmp_path, curation_dir, rw):
     other = sqlite3.connect(tmp_path / "again.db")
     query = "SELECT slug, display_name, status, release_date, parameter_count FROM models ORDER BY slug"
     assert [tuple(r) for r in rw.execute(query)] == other.execute(query).fetchall()
+
+
+def _block_nest(depth):
+    return "\n".join("  " * (i + 3) + "a:" for i in range(depth)) + "\n" + "  " * (depth + 3) + "b: 1\n"
+
+
+# Issue 15, item 9: nesting 1,000 levels deep is a file:line error, not a RecursionError.
+@pytest.mark.parametrize("name,text,message", [
+    ("meta.yaml", "provider: meta\nfamilies: " + "[" * 1000 + "]" * 1000 + "\n",
+     "meta.yaml:2: invalid YAML: nested more than 64 levels deep"),
+    ("meta.yaml", "provider: meta\nnotes: " + "{a: " * 1000 + "1" + "}" * 1000 + "\n",
+     "meta.yaml:2: invalid YAML: nested more than 64 levels deep"),
+    ("meta.yaml", "provider: meta\nnotes:\n" + _block_nest(1000), "invalid YAML: nested more than 64 levels deep"),
+    ("providers.yaml", "- slug: x\n  name: " + "[" * 100 + "]" * 100 + "\n",
+     "providers.yaml:2: invalid YAML: nested more than 64 levels deep"),
+])
+def test_deep_nesting_is_a_file_line_error(runner, curation_dir, name, text, message):
+    (curation_dir / name).write_text(text)
+    assert any(message in e for e in read_curation(curation_dir).errors)
+    result = runner.invoke(args=["curate", "--check"])
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output

@@ -1,4 +1,5 @@
 """Admin endpoints: trigger an ingestion run (202, in the background) and list runs."""
+import logging
 import threading
 
 from flask import current_app, jsonify
@@ -7,9 +8,12 @@ from .. import queries
 from ..db import get_db
 from ..ingest.runner import begin, execute
 from ..merge.priority import AUTOMATED_SOURCES, CURATION
+from ..storage import StorageError
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
 from . import bp, params
+
+log = logging.getLogger(__name__)
 
 
 @bp.post("/admin/ingest/<source>")
@@ -18,7 +22,10 @@ def trigger_ingest(source):
     if source not in AUTOMATED_SOURCES:
         raise bad_request(f"Unknown source '{source}'; valid sources: {', '.join(AUTOMATED_SOURCES)}.")
     config = current_app.config
-    started = begin(config["DATABASE"], source)
+    try:
+        started = begin(config["DATABASE"], source)
+    except StorageError as exc:   # the disk refused the lock or the run row: say why, not 500
+        raise ApiError(503, "service_unavailable", f"Cannot start a run of {source}: {exc}.") from exc
     if started is None:
         running = queries.running_run_id(get_db(), source)
         which = f" (run {running})" if running else ""
@@ -27,7 +34,11 @@ def trigger_ingest(source):
 
     def work():
         try:
-            execute(config["DATABASE"], source, run_id, config["OFFLINE"], config["SEEDS_DIR"])
+            result = execute(config["DATABASE"], source, run_id, config["OFFLINE"], config["SEEDS_DIR"])
+            if result.status == "failed":
+                # The run row says why; the server's log also keeps an unexpected error's traceback.
+                log.error("%s run %s failed: %s%s", source, run_id, result.error,
+                          f"\n{result.trace}" if result.trace else "")
         finally:
             lock.release()
 

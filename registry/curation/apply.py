@@ -2,14 +2,20 @@
 import json
 
 from .reader import SOURCE, Curation
-from ..db import now_iso
+from ..db import connect_rw, now_iso
+from ..ingest.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
+from ..queries import running_run_id
 from ..search import documents
 
 
 class CurationMismatch(RunError, ValueError):
     """The curation is valid on its own but does not fit the database (every problem, one per line)."""
+
+
+class CurationBusy(RunError):
+    """Another process is applying curation to the same database right now."""
 
 
 def check_against_db(conn, cur: Curation) -> list:
@@ -100,3 +106,26 @@ def apply_curation(conn, cur: Curation) -> tuple[int, int]:
             _write_facts(c, cur)
         run.apply(write, after_merge=lambda c: _prune_families(c, cur, before))
     return run.added, run.updated
+
+
+def apply_locked(db_path: str, cur: Curation) -> tuple[int, int]:
+    """apply_curation under the curation lock, as a source runs under its own (ingest/locks.py):
+    two curates never overlap, and a curation run a killed process left 'running' is marked failed.
+
+    Raises CurationBusy while another curate holds the lock, StorageError when the disk refuses.
+    """
+    held = hold(db_path, SOURCE)
+    if held is None:
+        conn = connect_rw(db_path)
+        try:
+            running = running_run_id(conn, SOURCE)
+        finally:
+            conn.close()
+        which = f" (run {running})" if running else ""
+        raise CurationBusy(f"curation is already being applied{which}; nothing applied")
+    lock, conn = held
+    try:
+        return apply_curation(conn, cur)
+    finally:
+        conn.close()
+        lock.release()

@@ -20,8 +20,28 @@ class LineList(list):
     item_lines: list
 
 
+# Deeper than any curation needs (a model is three levels down), and far below Python's recursion
+# limit, so a pathological file is a file:line error instead of a RecursionError (issue 15).
+MAX_DEPTH = 64
+
+
 class _LineLoader(yaml.SafeLoader):
-    pass
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        # The composer recurses once per nesting level: refuse at MAX_DEPTH, with the mark of the
+        # node that goes too deep.
+        if self._depth >= MAX_DEPTH:
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _construct_mapping(loader, node):

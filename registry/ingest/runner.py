@@ -1,14 +1,17 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
+import sqlite3
+import traceback
 from dataclasses import dataclass
 
 from ..config import source_key, source_url
-from ..db import connect_rw, transaction
+from ..db import connect_rw
 from ..merge.facts import replace_facts
-from ..merge.runs import describe, recorded_run, start_run
+from ..merge.runs import NOTHING_WRITTEN, RunError, describe, recorded_run, start_run
+from ..storage import StorageError, classify, writing
 from . import sources
 from .match import records_to_facts
 from .http import make_session
-from .locks import SourceLock
+from .locks import hold
 from .records import SourceError
 
 @dataclass
@@ -22,6 +25,7 @@ class RunResult:
     updated: int = 0
     error: str | None = None
     details: dict | None = None
+    trace: str | None = None     # the traceback of an unexpected error (--verbose, the server's log)
 
 
 def base_url(module) -> str:
@@ -29,31 +33,27 @@ def base_url(module) -> str:
     return source_url(module.SOURCE, module.BASE_URL)
 
 
-def mark_interrupted(conn, source: str) -> None:
-    """Fail runs of a source left 'running' by a dead process (call only while holding its lock)."""
-    with transaction(conn):
-        conn.execute(
-            "UPDATE ingestion_runs SET status = 'failed', error_message = 'interrupted: the process running it"
-            " stopped before it finished', completed_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
-            " WHERE source = ? AND status = 'running'", (source,))
-
-
 def begin(db_path: str, source: str):
-    """Take the source's lock and record a running run; return (lock, run_id) or None when busy."""
-    lock = SourceLock(db_path, source)
-    if not lock.acquire():
+    """Take the source's lock and record a running run; return (lock, run_id) or None when busy.
+
+    Raises StorageError (registry/storage.py) when the disk refuses the lock file or the run row;
+    the message says whether a failed run could still be recorded.
+    """
+    provider = sources.load(source).PROVIDER
+    held = hold(db_path, source, provider)
+    if held is None:
         return None
+    lock, conn = held
     try:
-        conn = connect_rw(db_path)
-        try:
-            mark_interrupted(conn, source)
-            run_id = start_run(conn, source, sources.load(source).PROVIDER)
-        finally:
-            conn.close()
-    except BaseException:
+        return lock, start_run(conn, source, provider)
+    except BaseException as exc:
         lock.release()
-        raise
-    return lock, run_id
+        error = classify(exc, db_path) if isinstance(exc, (sqlite3.Error, OSError)) else None
+        if error is None:
+            raise
+        raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+    finally:
+        conn.close()
 
 
 def fetch_pages(module, offline: bool, seeds_dir: str, session=None) -> list:
@@ -71,7 +71,14 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
             session=None, record_to: str | None = None) -> RunResult:
     """Do the work of a recorded run; the facts, merge and run completion land in one transaction."""
     module = sources.load(source)
-    conn = connect_rw(db_path)
+    try:
+        with writing(db_path):
+            conn = connect_rw(db_path)
+    except StorageError as exc:
+        # Nothing can be written, so the run row stays 'running' until the next run under the lock.
+        message = (f"{exc}; nothing could be written, so run {run_id} stays 'running' until the next"
+                   f" run of {source} marks it failed")
+        return RunResult(source, run_id, "failed", error=message)
     try:
         with recorded_run(conn, source, run_id) as run:
             pages = fetch_pages(module, offline, seeds_dir, session)
@@ -86,7 +93,9 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
             run.apply(write)
         return RunResult(source, run_id, "completed", run.added, run.updated, details=run.details)
     except Exception as exc:  # one source's fault ends only its own run (recorded_run marked it failed)
-        return RunResult(source, run_id, "failed", error=describe(exc))
+        expected = isinstance(exc, (RunError, SourceError, StorageError))
+        return RunResult(source, run_id, "failed", error=describe(exc),
+                         trace=None if expected else traceback.format_exc())
     finally:
         conn.close()
 
@@ -94,7 +103,11 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
 def run_source(db_path: str, source: str, offline: bool = False, seeds_dir: str = "./seeds",
                session=None, record_to: str | None = None) -> RunResult:
     """Run one source start to finish under its lock."""
-    started = begin(db_path, source)
+    try:
+        started = begin(db_path, source)
+    except Exception as exc:   # the lock or the run row refused: this source fails, the others still run
+        trace = None if isinstance(exc, StorageError) else traceback.format_exc()
+        return RunResult(source, None, "failed", error=describe(exc), trace=trace)
     if started is None:
         return RunResult(source, None, "conflict", error=f"{source} is already running")
     lock, run_id = started

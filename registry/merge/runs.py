@@ -5,14 +5,16 @@ so every write has a run row that ends completed with its counts or failed with 
 (docs/data-flow.md).
 """
 import json
-import logging
 import os
+import sqlite3
 from contextlib import contextmanager
 
-from ..db import bump_generation, now_iso, transaction
+from ..db import bump_generation, connect_rw, db_file, now_iso, transaction
+from ..storage import StorageError, classify, writing
 from .recompute import recompute
 
-log = logging.getLogger(__name__)
+INTERRUPTED = "interrupted: the process running it stopped before it finished"
+NOTHING_WRITTEN = "nothing could be written (no run recorded)"
 
 
 class RunError(Exception):
@@ -49,9 +51,17 @@ def fail_run(conn, run_id: int, message: str) -> None:
             (message[:2000], now_iso(), run_id))
 
 
+def mark_interrupted(conn, source: str) -> None:
+    """Fail runs of a source left 'running' by a dead process (call only while holding its lock)."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE ingestion_runs SET status = 'failed', error_message = ?, completed_at = ?"
+            " WHERE source = ? AND status = 'running'", (INTERRUPTED, now_iso(), source))
+
+
 def describe(exc: BaseException) -> str:
     """The error message a failed run records: an expected failure's own words, else its type too."""
-    if isinstance(exc, RunError):
+    if isinstance(exc, (RunError, StorageError)):
         return str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {exc}"
 
@@ -76,14 +86,63 @@ class Run:
             complete_run(self.conn, self.id, self.added, self.updated, self.details)
 
 
+def _end_failed(conn, run: "Run", source: str, message: str) -> None:
+    """Mark the run failed; when even that write is refused, say so in a StorageError."""
+    try:
+        fail_run(conn, run.id, message)
+        return
+    except (sqlite3.Error, OSError):
+        pass
+    try:
+        # A refused transaction can leave the WAL grown to fill the disk: truncating it (only
+        # committed frames are copied back) often frees enough room for this one small row.
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        fail_run(conn, run.id, message)
+        return
+    except (sqlite3.Error, OSError) as exc:
+        refused = str(classify(exc, db_file(conn)) or exc)
+    why = "" if refused in message else f" ({refused})"
+    raise StorageError(f"{message}; nothing could be written{why}, so run {run.id} stays"
+                       f" 'running' until the next run of {source} marks it failed")
+
+
 @contextmanager
 def recorded_run(conn, source: str, run_id: int | None = None, provider: str | None = None):
-    """Yield a Run of source (started here unless run_id names one); any error fails it and is re-raised."""
-    run = Run(conn, run_id if run_id is not None else start_run(conn, source, provider))
+    """Yield a Run of source (started here unless run_id names one); any error fails it and is re-raised.
+
+    The disk refusing a write is re-raised as a StorageError naming cause and path (registry/storage.py).
+    """
+    if run_id is None:
+        try:
+            run_id = start_run(conn, source, provider)
+        except (sqlite3.Error, OSError) as exc:
+            error = classify(exc, db_file(conn))
+            if error is None:
+                raise
+            raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+    run = Run(conn, run_id)
     try:
         yield run
     except BaseException as exc:
-        if not isinstance(exc, RunError):
-            log.exception("%s run %s failed", source, run.id)
-        fail_run(conn, run.id, describe(exc))
-        raise
+        error = classify(exc, db_file(conn)) or exc
+        _end_failed(conn, run, source, describe(error))
+        if error is exc:
+            raise
+        raise error from exc
+
+
+def record_refusal(db_path: str, source: str, message: str, provider: str | None = None) -> str:
+    """Record a failed run of source when its lock file was refused; return the message, saying
+    when not even that row could be written."""
+    try:
+        with writing(db_path):
+            conn = connect_rw(db_path)
+    except StorageError:
+        return f"{message}; {NOTHING_WRITTEN}"
+    try:
+        with recorded_run(conn, source, provider=provider):
+            raise StorageError(message)
+    except StorageError as exc:
+        return str(exc) if str(exc).startswith(message) else f"{message}; {NOTHING_WRITTEN}"
+    finally:
+        conn.close()

@@ -19,6 +19,7 @@ CODES = {
     415: "unsupported_media_type",
     429: "rate_limited",
     431: "request_header_fields_too_large",
+    503: "service_unavailable",
 }
 
 
