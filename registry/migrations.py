@@ -44,6 +44,8 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);"),
     Step(4, "ingestion runs record what they did with each upstream record (details, JSON)",
          "ALTER TABLE ingestion_runs ADD COLUMN details TEXT;"),
+    Step(5, "index models by family and release (a family's models newest first, without a sort)",
+         "CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);"),
 ]
 
 

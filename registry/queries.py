@@ -209,8 +209,9 @@ def family_latest(db, family_id: int):
 def working_family_models(db, family_id: int):
     """Full rows of a family's working (active, latest) models, newest release first (undated last),
     then slug descending; a cursor, so a caller that stops early reads no more rows."""
+    # release_date DESC puts NULLs last in SQLite, and lets models_family_release give the order.
     return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status IN ('latest', 'active')"
-                      " ORDER BY m.release_date IS NULL, m.release_date DESC, m.slug DESC", (family_id,))
+                      " ORDER BY m.release_date DESC, m.slug DESC", (family_id,))
 
 
 def history(db, row) -> list:

@@ -38,7 +38,8 @@ class _Families:
         self.globs = {}
         for row in self.rows.values():
             matchers = [re.compile(fnmatch.translate(glob.lower())).match for glob in json.loads(row["match_globs"])]
-            self.globs.setdefault(row["provider"], []).append((row["id"], matchers))
+            if matchers:   # families derived from ids have none: 50k of them must not be walked per model
+                self.globs.setdefault(row["provider"], []).append((row["id"], matchers))
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
     def place(self, provider: str | None, names: list) -> int | None:

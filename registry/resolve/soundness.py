@@ -112,10 +112,16 @@ def not_catch_all(current, upgrade) -> str | None:
     return None
 
 
-INFERRED_RULES = (strictly_same_type, released_after, pinned_stays_pinned, same_tier, not_smaller, not_catch_all)
+# Cheapest first: is_sound() stops at the first broken rule.
+INFERRED_RULES = (strictly_same_type, released_after, not_catch_all, not_smaller, same_tier, pinned_stays_pinned)
 LINK_RULES = (same_type, not_catch_all)
 
 
 def broken_rules(current, upgrade, rules) -> list[str]:
     """What makes upgrade unsound for current, by the given rules (empty: sound)."""
     return [why for why in (rule(current, upgrade) for rule in rules) if why]
+
+
+def is_sound(current, upgrade, rules) -> bool:
+    """Does upgrade break none of the rules for current (stops at the first broken one)?"""
+    return not any(rule(current, upgrade) for rule in rules)

@@ -10,6 +10,10 @@ from . import soundness
 from .index import AliasRow
 from .normalize import decoration
 
+# A product line has tens of working models, not thousands: past this many newer ones, none is sound
+# enough to find (bounds the work of one answer on a registry with huge families).
+SCAN_LIMIT = 64
+
 
 def successor_chain(db, row) -> list:
     """The models the successor links lead to from row, in order (cycle-safe).
@@ -36,12 +40,12 @@ def family_upgrade(db, model, family_id: int | None = None):
     if latest is not None:
         if soundness.released_after(model, latest):
             return None   # the newest working model is not newer than this one: none is
-        if latest["id"] != model["id"] and not soundness.broken_rules(model, latest, soundness.INFERRED_RULES):
+        if latest["id"] != model["id"] and soundness.is_sound(model, latest, soundness.INFERRED_RULES):
             return latest
-    for candidate in queries.working_family_models(db, family_id):
-        if soundness.released_after(model, candidate):
+    for seen, candidate in enumerate(queries.working_family_models(db, family_id)):
+        if seen >= SCAN_LIMIT or soundness.released_after(model, candidate):
             return None   # newest first: every later candidate is older still (or undated)
-        if candidate["id"] != model["id"] and not soundness.broken_rules(model, candidate, soundness.INFERRED_RULES):
+        if candidate["id"] != model["id"] and soundness.is_sound(model, candidate, soundness.INFERRED_RULES):
             return candidate
     return None
 
