@@ -183,11 +183,8 @@ def model_aliases(db, model_id: int) -> list:
         " position, alias", (model_id,)).fetchall()
 
 
-def get_model(db, slug: str):
-    """The single-model response, or None."""
-    row = model_row(db, slug=slug)
-    if row is None:
-        return None
+def model_detail(db, row) -> dict:
+    """The single-model response for a model's full row."""
     model = model_summary(row)
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
     model.update({

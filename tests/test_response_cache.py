@@ -9,12 +9,12 @@ from registry.web.response_cache import ResponseCache
 def counted(monkeypatch):
     """Count how often the model detail is computed from the database."""
     calls = []
-    real = queries.get_model
+    real = queries.model_detail
 
-    def spy(db, slug):
-        calls.append(slug)
-        return real(db, slug)
-    monkeypatch.setattr(queries, "get_model", spy)
+    def spy(db, row):
+        calls.append(row["slug"])
+        return real(db, row)
+    monkeypatch.setattr(queries, "model_detail", spy)
     return calls
 
 

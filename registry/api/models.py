@@ -36,11 +36,9 @@ def list_models():
 
 @bp.get("/models/<slug>")
 def get_model(slug):
-    model = get_or_404("Model", queries.get_model, slug)
-    upgrade = None
-    if model["status"] in RETIRING:
-        upgrade = upgrade_for(get_db(), queries.model_by_slug(get_db(), slug))
-    return jsonify(model), lifecycle_headers(model, upgrade)
+    row = get_or_404("Model", queries.model_by_slug, slug)
+    upgrade = upgrade_for(get_db(), row) if row["status"] in RETIRING else None
+    return jsonify(queries.model_detail(get_db(), row)), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/upgrade")

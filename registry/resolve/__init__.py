@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from .. import queries
 from ..merge import lifecycle
 from .cache import alias_index
+from . import soundness
 from .index import Match
 from .upgrade import upgrade_alias_for, upgrade_for
 
@@ -32,5 +33,5 @@ def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolut
     platform = lifecycle.platform_schedule(row["metadata"], match.row.source)
     if platform is not None and platform["status"] is None:
         # Nothing retiring on that cloud yet: the id works there, whatever the provider's own API does.
-        platform["status"] = row["status"] if row["status"] in ("active", "latest") else "active"
+        platform["status"] = row["status"] if soundness.working(row) else "active"
     return Resolution(match, row, upgrade, chosen, platform)
