@@ -1,13 +1,12 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
-import sqlite3
 import traceback
 from dataclasses import dataclass
 
 from ..config import source_key, source_url
 from ..db import connect_rw
 from ..merge.facts import replace_facts
-from ..merge.runs import NOTHING_WRITTEN, RunError, describe, recorded_run, start_run
-from ..storage import StorageError, classify, writing
+from ..merge.runs import RunError, describe, recorded_run, start_run_or_refuse
+from ..storage import StorageError, writing
 from . import sources
 from .match import records_to_facts
 from .http import make_session
@@ -45,13 +44,10 @@ def begin(db_path: str, source: str):
         return None
     lock, conn = held
     try:
-        return lock, start_run(conn, source, provider)
-    except BaseException as exc:
+        return lock, start_run_or_refuse(conn, source, provider, db_path)
+    except BaseException:
         lock.release()
-        error = classify(exc, db_path) if isinstance(exc, (sqlite3.Error, OSError)) else None
-        if error is None:
-            raise
-        raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+        raise
     finally:
         conn.close()
 
@@ -93,7 +89,7 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
             run.apply(write)
         return RunResult(source, run_id, "completed", run.added, run.updated, details=run.details)
     except Exception as exc:  # one source's fault ends only its own run (recorded_run marked it failed)
-        expected = isinstance(exc, (RunError, SourceError, StorageError))
+        expected = isinstance(exc, (RunError, StorageError))   # SourceError is a RunError
         return RunResult(source, run_id, "failed", error=describe(exc),
                          trace=None if expected else traceback.format_exc())
     finally:

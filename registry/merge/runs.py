@@ -32,6 +32,17 @@ def start_run(conn, source: str, provider_slug: str | None = None) -> int:
         return cur.lastrowid
 
 
+def start_run_or_refuse(conn, source: str, provider_slug: str | None = None, path: str | None = None) -> int:
+    """start_run, with the disk refusing the row re-raised as a StorageError naming cause and path."""
+    try:
+        return start_run(conn, source, provider_slug)
+    except (sqlite3.Error, OSError) as exc:
+        error = classify(exc, path or db_file(conn))
+        if error is None:
+            raise
+        raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+
+
 def complete_run(conn, run_id: int, added: int, updated: int, details: dict | None = None) -> None:
     """Mark a run completed with its counts and what it did with each upstream record."""
     with transaction(conn):
@@ -113,13 +124,7 @@ def recorded_run(conn, source: str, run_id: int | None = None, provider: str | N
     The disk refusing a write is re-raised as a StorageError naming cause and path (registry/storage.py).
     """
     if run_id is None:
-        try:
-            run_id = start_run(conn, source, provider)
-        except (sqlite3.Error, OSError) as exc:
-            error = classify(exc, db_file(conn))
-            if error is None:
-                raise
-            raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
+        run_id = start_run_or_refuse(conn, source, provider)
     run = Run(conn, run_id)
     try:
         yield run
