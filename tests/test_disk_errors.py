@@ -66,14 +66,20 @@ def cli(*args, db: Path):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("kind, room_kb, cause", CASES)
-def test_ingest_on_a_refusing_disk(tmp_path, built_db, kind, room_kb, cause):
+def cli_on_refusing_disk(tmp_path, built_db, kind, room_kb, *args):
+    """The CLI run on a copy of built_db on a refusing disk: (fs, db, result, rows before, rows after, runs)."""
     with refusing(kind, tmp_path / "fs", {"registry.db": built_db}, room_kb) as fs:
         db = fs / "registry.db"
         before = snapshot(db)
-        done = cli("ingest", "--offline", db=db)
-        after_runs, after = runs(db), snapshot(db)
+        done = cli(*args, db=db)
+        return fs, db, done, before, snapshot(db), runs(db)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, room_kb, cause", CASES)
+def test_ingest_on_a_refusing_disk(tmp_path, built_db, kind, room_kb, cause):
+    fs, db, done, before, after, after_runs = cli_on_refusing_disk(tmp_path, built_db, kind, room_kb,
+                                                                   "ingest", "--offline")
     expected = cause.format(db=db, dir=fs)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
@@ -101,11 +107,8 @@ def test_ingest_on_a_refusing_disk(tmp_path, built_db, kind, room_kb, cause):
 @pytest.mark.slow
 @pytest.mark.parametrize("kind, room_kb, cause", CASES)
 def test_curate_on_a_refusing_disk(tmp_path, built_db, kind, room_kb, cause):
-    with refusing(kind, tmp_path / "fs", {"registry.db": built_db}, room_kb) as fs:
-        db = fs / "registry.db"
-        before = snapshot(db)
-        done = cli("curate", db=db)   # even with nothing to change, its run row has to be written
-        after = snapshot(db)
+    # even with nothing to change, its run row has to be written
+    fs, db, done, before, after, _ = cli_on_refusing_disk(tmp_path, built_db, kind, room_kb, "curate")
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
