@@ -10,7 +10,8 @@ from .config import from_environment
 
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: config layers (defaults, environment, test_config), blueprints, limits, errors, CLI."""
-    # No static folder: every path is the API's, and flask-limiter would exempt a static route.
+    # No static folder: flask-limiter would exempt a static route; the pages serve their two files
+    # themselves (registry/pages/), inside the public budget.
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(from_environment())
     if test_config:
@@ -30,6 +31,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .api import bp
     app.register_blueprint(bp)
     web.install_documents(app)
+    from . import pages
+    pages.init_app(app)
     from . import cli
     cli.init_app(app)
     return app

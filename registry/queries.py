@@ -257,3 +257,34 @@ def run_started(db, run_id: int) -> dict:
     """The short form of a run just triggered: id, source, status, started_at."""
     row = db.execute("SELECT id, source, status, started_at FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()
     return {"id": row["id"], "source": row["source"], "status": "running", "started_at": row["started_at"]}
+
+
+def family_models(db, family_slug: str) -> list:
+    """Full rows of a family's models, oldest release first (undated last), ties by slug (the pages)."""
+    return db.execute(MODEL_SELECT + " WHERE f.slug = ? ORDER BY m.release_date IS NULL, m.release_date, m.slug",
+                      (family_slug,)).fetchall()
+
+
+# The deprecations page's orders: the soonest shutdown first (unknown days last), or by date or name.
+RETIRING_SORTS = {
+    "sunset_date": "m.sunset_date IS NULL, m.sunset_date, m.slug",
+    "deprecation_date": "m.deprecation_date IS NULL, m.deprecation_date DESC, m.slug",
+    "provider": "p.name COLLATE NOCASE, m.sunset_date IS NULL, m.sunset_date, m.slug",
+    "name": "m.display_name COLLATE NOCASE, m.slug",
+}
+
+
+def retiring_models(db, status: str, provider: str | None, sort: str, limit: int = 1000) -> list:
+    """Full rows of models of one status (deprecated or sunset), of one provider or all, in a RETIRING_SORTS order."""
+    where, args = ["m.status = ?"], [status]
+    if provider is not None:
+        where.append("p.slug = ?")
+        args.append(provider)
+    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + f" ORDER BY {RETIRING_SORTS[sort]} LIMIT ?",
+                      args + [limit]).fetchall()
+
+
+def shutdowns_between(db, first: str, last: str, limit: int = 100) -> list:
+    """Full rows of models whose shutdown day is in [first, last], soonest first."""
+    return db.execute(MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ? ORDER BY m.sunset_date, m.slug LIMIT ?",
+                      (first, last, limit)).fetchall()

@@ -15,11 +15,8 @@ def resolve():
     if found is None:
         raise ApiError(404, "not_found", f"No model matches '{q}'.")
     row, upgrade, chosen, platform = found.model, found.upgrade, found.upgrade_alias, found.platform
-    # The id the caller sent is on a cloud with its own schedule: its status is that cloud's
-    # (docs/api-decisions.md#lifecycle).
-    status = platform["status"] if platform else row["status"]
     return jsonify({
-        "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": status,
+        "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": found.status,
                           "family": row["family_slug"]},
         "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
         "confidence": found.match.confidence,

@@ -21,6 +21,12 @@ class Resolution:
     upgrade_alias: object | None
     platform: dict | None = None   # the matched id's cloud schedule, when that cloud has its own
 
+    @property
+    def status(self) -> str:
+        """The matched id's status today: its cloud's, when that cloud retires it on its own schedule
+        (docs/api-decisions.md#lifecycle), else the model's."""
+        return self.platform["status"] if self.platform else self.model["status"]
+
 
 def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolution | None:
     """Resolve any identifier string to its model and format-preserving upgrade; None if nothing matches."""

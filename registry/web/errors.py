@@ -1,8 +1,10 @@
 """ApiError and the one JSON error shape for every failure, whatever raised it."""
 import logging
 
-from flask import jsonify
+from flask import current_app, jsonify
 from werkzeug.exceptions import HTTPException
+
+from .negotiate import error_format
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +47,30 @@ def not_found(kind: str, slug: str) -> ApiError:
 
 
 def error_response(status: int, code: str, message: str, headers: dict | None = None):
-    """Build the spec's error body {"error": {"code", "message"}} with a status."""
-    response = jsonify({"error": {"code": code, "message": message}})
+    """Build the spec's error body {"error": {"code", "message"}} with a status.
+
+    Outside /api/v1, a person (Accept: text/html) or an agent (Markdown) gets the same error as a
+    page, from the renderer the pages register (docs/api-decisions.md#pages).
+    """
+    response = _error_page(status, code, message)
+    if response is None:
+        response = jsonify({"error": {"code": code, "message": message}})
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
+
+
+def _error_page(status: int, code: str, message: str):
+    page = current_app.extensions.get("registry_error_page")
+    wanted = error_format() if page else None
+    if wanted is None:
+        return None
+    try:
+        return page(status, code, message, wanted)
+    except Exception:   # a page that cannot be drawn must not hide the error: the JSON shape still answers
+        log.exception("error page for %s not rendered", status)
+        return None
 
 
 def handle_api_error(err: ApiError):

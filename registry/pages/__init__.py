@@ -1,0 +1,81 @@
+"""Pages for people (HTML) and their Markdown twins for agents, from the same queries as the JSON API.
+
+Every page is a view of this blueprint registered twice, `/path` and `/path.md` (page() below), and
+answers `Accept: text/markdown` with the twin too. The pages pass through the same hooks as the API
+(registry/web/: rate limit, ETag/304, response cache); docs/api-decisions.md#pages has the rules.
+"""
+from importlib import resources
+
+from flask import Blueprint, abort, current_app, render_template
+
+from ..merge.lifecycle import today
+from ..web.negotiate import MARKDOWN, page_format
+from .present import PLATFORMS, STATUS_TEXT
+
+bp = Blueprint("pages", __name__, template_folder="templates")
+
+# Scripts and styles only from this host, no inline script, no frames: the pages load nothing
+# from other hosts (the service runs offline) and nothing injected into a page could run.
+POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+          "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+STATIC_TYPES = {".css": "text/css", ".js": "text/javascript"}
+
+
+def page(rule: str, **options):
+    """Register a view at rule and at its Markdown twin (rule + '.md'; '/' -> '/index.md')."""
+    def register(view):
+        bp.add_url_rule(rule, view_func=view, methods=["GET"], **options)
+        twin = "/index.md" if rule == "/" else rule + ".md"
+        bp.add_url_rule(twin, endpoint=view.__name__ + "_md", view_func=view, methods=["GET"], **options)
+        return view
+    return register
+
+
+def render(name: str, http_status: int = 200, **context):
+    """The page `name` in the format asked for: templates/name.html, or name.md for Markdown."""
+    markdown = page_format() == MARKDOWN
+    body = render_template(f"{name}.{'md' if markdown else 'html'}", today=today(), platforms=PLATFORMS,
+                           status_text=STATUS_TEXT, **context)
+    response = current_app.response_class(body, status=http_status,
+                                          mimetype=MARKDOWN if markdown else "text/html")
+    return response
+
+
+def error_page(status: int, code: str, message: str, wanted: str):
+    """An error for a person (HTML) or an agent (Markdown) outside /api/v1 (registry/web/errors.py)."""
+    markdown = wanted == MARKDOWN
+    body = render_template(f"error.{'md' if markdown else 'html'}", status=status, code=code, message=message,
+                           today=today())
+    return current_app.response_class(body, status=status, mimetype=MARKDOWN if markdown else "text/html")
+
+
+@bp.after_app_request
+def page_headers(response):
+    """Vary and the content security policy on every answer outside /api/v1 (pages and their errors)."""
+    if response.mimetype in ("text/html", MARKDOWN):
+        response.headers["Content-Security-Policy"] = POLICY
+        response.vary.add("Accept")
+    return response
+
+
+def _static_files() -> dict:
+    folder = resources.files(__package__).joinpath("static")
+    return {f.name: f.read_bytes() for f in folder.iterdir() if f.name[f.name.rfind("."):] in STATIC_TYPES}
+
+
+STATIC = _static_files()   # two small files, read once: served like any page (ETag, cache, limits)
+
+
+@bp.get("/static/<name>")
+def static_file(name):
+    """The pages' stylesheet and script."""
+    if name not in STATIC:
+        abort(404)
+    return current_app.response_class(STATIC[name], mimetype=STATIC_TYPES[name[name.rfind("."):]])
+
+
+def init_app(app) -> None:
+    """Register the pages and their error renderer (after the API, whose paths they never take)."""
+    from . import catalog, views  # noqa: F401  (routes register on bp)
+    app.register_blueprint(bp)
+    app.extensions["registry_error_page"] = error_page

@@ -1,0 +1,58 @@
+"""The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
+from .. import queries
+from ..api import get_or_404, params
+from ..db import get_db
+from ..merge.lifecycle import today
+from ..resolve.upgrade import upgrade_for
+from . import page, present, render
+from .timeline import family_timeline
+
+RETIRING_STATUSES = ("deprecated", "sunset")
+
+
+@page("/models/<slug>")
+def model(slug):
+    db = get_db()
+    row = get_or_404("Model", queries.model_by_slug, slug)
+    upgrade = upgrade_for(db, row)
+    successor = queries.model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
+                  upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
+                  successor=successor, provenance=present.provenance(row),
+                  days_left=present.days_until(row["sunset_date"], today()),
+                  timeline=family_timeline(queries.family_models(db, row["family_slug"]), today(), slug))
+
+
+@page("/families/<slug>")
+def family(slug):
+    db = get_db()
+    found = get_or_404("Family", queries.get_family, slug)
+    rows = queries.family_models(db, slug)
+    return render("family", family=found, models=rows, timeline=family_timeline(rows, today()))
+
+
+@page("/providers")
+def providers():
+    return render("providers", providers=queries.list_providers(get_db()))
+
+
+@page("/providers/<slug>")
+def provider(slug):
+    db = get_db()
+    found = get_or_404("Provider", queries.get_provider, slug)
+    latest, _ = queries.list_models(db, {"provider": slug, "status": "latest"}, "release_date", 1, 200)
+    return render("provider", provider=found, families=queries.list_families(db, slug, None), latest=latest)
+
+
+@page("/deprecations")
+def deprecations():
+    db = get_db()
+    status = params.choice("status", RETIRING_STATUSES, default="deprecated")
+    sort = params.choice("sort", tuple(queries.RETIRING_SORTS), default="sunset_date")
+    provider = params.text("provider")
+    rows = queries.retiring_models(db, status, provider, sort)
+    day = today()
+    shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": present.days_until(r["sunset_date"], day)}
+             for r in rows]
+    return render("deprecations", rows=shown, status=status, sort=sort, provider=provider,
+                  sorts=queries.RETIRING_SORTS, providers=queries.list_providers(db))

@@ -1,0 +1,108 @@
+"""What a page shows about a model, shaped from the same rows and rules as the JSON API.
+
+No decision is made here: status comes from the lifecycle, the upgrade from resolve/upgrade.py and
+its id in each format from pick_upgrade_alias (docs/api-decisions.md#upgrade_alias); this module only
+groups them for a person and names where each fact came from.
+"""
+import json
+from datetime import date
+
+from .. import queries
+from ..curation.rules import ALIAS_SOURCES
+from ..ingest import sources
+from ..merge.priority import CURATION
+from ..resolve.index import AliasRow
+from ..resolve.upgrade import pick_upgrade_alias
+
+# The alias sources as a person knows them (the order of ALIAS_SOURCES).
+PLATFORMS = {"official": "Provider API", "cloud-a": "Amazon Bedrock", "cloud-b": "Google Vertex AI",
+             "gateway": "OpenRouter"}
+# Why a model has its status (docs/api-decisions.md#lifecycle), in a sentence.
+STATUS_TEXT = {
+    "latest": "the newest working release of its family",
+    "active": "working; a newer release of its family exists",
+    "deprecated": "announced for retirement; move off it before the shutdown day",
+    "sunset": "shut down: requests to it fail",
+}
+
+
+def days_until(day: str | None, today: str) -> int | None:
+    """Whole days from today to day (negative once past), or None without a day."""
+    if not day:
+        return None
+    return (date.fromisoformat(day) - date.fromisoformat(today)).days
+
+
+def metadata(row) -> dict:
+    """A model row's metadata as a dict (empty when none)."""
+    return json.loads(row["metadata"]) if row["metadata"] else {}
+
+
+def _alias_rows(db, row) -> list:
+    return [AliasRow(alias=a["alias"], source=a["source"], model_slug=row["slug"], position=a["position"],
+                     release_date=row["release_date"], status=row["status"])
+            for a in queries.model_aliases(db, row["id"])]
+
+
+def platform_ids(db, row) -> list:
+    """The model's ids per platform, primary first: [{source, label, ids, schedule}] in ALIAS_SOURCES order.
+
+    schedule: that cloud's own retirement days for its id (metadata.platforms), when it has them.
+    """
+    aliases, schedules = _alias_rows(db, row), metadata(row).get("platforms") or {}
+    return [{"source": source, "label": PLATFORMS[source],
+             "ids": [a.alias for a in aliases if a.source == source], "schedule": schedules.get(source)}
+            for source in ALIAS_SOURCES if any(a.source == source for a in aliases)]
+
+
+def upgrade_ids(db, row, upgrade) -> list:
+    """The upgrade's id in each platform format: [{label, current, upgrade}], one per platform the upgrade is on.
+
+    current: this model's primary id there (None when it has none); upgrade: the id resolve would answer
+    for it (the same format and decoration), else that platform's primary id of the upgrade.
+    """
+    mine, theirs = _alias_rows(db, row), _alias_rows(db, upgrade)
+    shown = []
+    for source in ALIAS_SOURCES:
+        candidates = [a for a in theirs if a.source == source]
+        if not candidates:
+            continue
+        current = min((a for a in mine if a.source == source), key=lambda a: a.position, default=None)
+        chosen = pick_upgrade_alias(current, candidates) if current else min(candidates, key=lambda a: a.position)
+        shown.append({"label": PLATFORMS[source], "current": current.alias if current else None,
+                      "upgrade": chosen.alias})
+    return shown
+
+
+def source_link(source: str, provider_slug: str) -> dict:
+    """A fact's source as a person reads it: {name, url}; curation names the provider's YAML file."""
+    if source == CURATION:
+        return {"name": f"curation/{provider_slug}.yaml (a curator's line, citing the provider's page)",
+                "url": None}
+    try:
+        return {"name": source, "url": sources.load(source).BASE_URL}
+    except KeyError:
+        return {"name": source, "url": None}
+
+
+def provenance(row) -> list:
+    """Where each of the model's facts came from: [{field, name, url}], by field name."""
+    return [{"field": field, **source_link(source, row["provider_slug"])}
+            for field, source in sorted((metadata(row).get("provenance") or {}).items())]
+
+
+def model_facts(row) -> list:
+    """The model's facts worth a row on its page, as (label, value) with None left out."""
+    meta = metadata(row)
+    facts = [("Provider", row["provider_name"]), ("Family", row["family_name"]), ("Version", row["version"]),
+             ("Type", row["model_type"]), ("Released", row["release_date"]),
+             ("Deprecated", row["deprecation_date"]), ("Shutdown", row["sunset_date"]),
+             ("Not shut down before", meta.get("earliest_sunset_date")),
+             ("Parameters", row["parameter_label"] or _count(row["parameter_count"])),
+             ("Input context", _count(row["input_context_window"])),
+             ("Output tokens", _count(row["output_context_window"]))]
+    return [(label, value) for label, value in facts if value]
+
+
+def _count(value) -> str | None:
+    return f"{value:,}" if value else None

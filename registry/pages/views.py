@@ -1,0 +1,60 @@
+"""The pages a visit starts on: home (search, paste an id, the coming shutdowns), search, resolve, /llms.txt."""
+from datetime import date, timedelta
+
+from flask import current_app
+
+from .. import queries
+from ..api import params
+from ..db import get_db, request_generation
+from ..merge.lifecycle import today
+from ..resolve import resolve_identifier
+from ..search import ranking
+from . import bp, page, render
+
+HORIZON_DAYS = 90        # the home page's "shutdowns of the next 90 days"
+SEARCH_LIMIT = 50        # the search page (the box on home asks the API for fewer)
+
+
+def _query() -> str | None:
+    """The optional q of the search and resolve pages: None when absent or blank, else the API's checks."""
+    value = params.single("q")
+    if value is None or not value.strip():
+        return None
+    return params.query_text()
+
+
+@page("/")
+def home():
+    day = today()
+    until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
+    return render("home", shutdowns=queries.shutdowns_between(get_db(), day, until), horizon=HORIZON_DAYS,
+                  until=until)
+
+
+@page("/search")
+def search():
+    q = _query()
+    results = ranking.search(get_db(), q, SEARCH_LIMIT) if q else []
+    return render("search", q=q, results=results)
+
+
+@page("/resolve")
+def resolve():
+    q = _query()
+    found = None
+    if q is not None:
+        found = resolve_identifier(get_db(), current_app.config["DATABASE"], request_generation(), q)
+    # An id nothing matches is a 404 for a person too, with the form to try another.
+    return render("resolve", http_status=404 if q and found is None else 200, q=q, found=found)
+
+
+@bp.get("/llms.txt")
+def llms_txt():
+    """The site for agents (llmstxt.org): what is where, with links to the Markdown twins."""
+    body = render_template_text("llms.txt", providers=queries.list_providers(get_db()))
+    return current_app.response_class(body, mimetype="text/plain")
+
+
+def render_template_text(name: str, **context) -> str:
+    """A plain-text template (no HTML escaping: Jinja escapes only .html files)."""
+    return current_app.jinja_env.get_template(name).render(**context)
