@@ -7,7 +7,7 @@ PORT   ?= 8000
 DIST   ?= dist/registry.pyz
 export REGISTRY_DB ?= ./registry.db
 
-.PHONY: install run test lint bench clean db dist
+.PHONY: install run test test-browser lint bench clean db dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,18 @@ db: $(REGISTRY_DB)
 run: install db
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/registry serve
 
-test: install
+# axe-core (the accessibility rules tests/test_pages_browser.py runs in chromium) comes from npm at
+# install time into a git-ignored folder, never committed.
+AXE := .axe/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .axe 'axe-core@^4.10'
+
+test: install $(AXE)
 	$(BIN)/python -m pytest -q
+
+# Only the pages in a real browser (Debian's chromium and chromium-driver; .ci/run installs them).
+test-browser: install $(AXE)
+	$(BIN)/python -m pytest -q tests/test_pages_browser.py
 
 $(BIN)/ruff: | $(BIN)/python
 	$(BIN)/pip install --quiet 'ruff>=0.5'
@@ -66,4 +76,4 @@ dist: $(BIN)/shiv
 	@ls -l $(DIST)
 
 clean:
-	rm -rf $(VENV) *.egg-info build dist
+	rm -rf $(VENV) *.egg-info build dist .axe test-artifacts

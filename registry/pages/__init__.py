@@ -18,7 +18,7 @@ bp = Blueprint("pages", __name__, template_folder="templates")
 # from other hosts (the service runs offline) and nothing injected into a page could run.
 POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
           "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-STATIC_TYPES = {".css": "text/css", ".js": "text/javascript"}
+STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 
 
 def page(rule: str, **options):
@@ -63,12 +63,12 @@ def _static_files() -> dict:
     return {f.name: f.read_bytes() for f in folder.iterdir() if f.name[f.name.rfind("."):] in STATIC_TYPES}
 
 
-STATIC = _static_files()   # two small files, read once: served like any page (ETag, cache, limits)
+STATIC = _static_files()   # three small files, read once: served like any page (ETag, cache, limits)
 
 
 @bp.get("/static/<name>")
 def static_file(name):
-    """The pages' stylesheet and script."""
+    """The pages' stylesheet, script and icon."""
     if name not in STATIC:
         abort(404)
     return current_app.response_class(STATIC[name], mimetype=STATIC_TYPES[name[name.rfind("."):]])

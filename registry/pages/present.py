@@ -86,9 +86,11 @@ def source_link(source: str, provider_slug: str) -> dict:
 
 
 def provenance(row) -> list:
-    """Where each of the model's facts came from: [{field, name, url}], by field name."""
-    return [{"field": field, **source_link(source, row["provider_slug"])}
-            for field, source in sorted((metadata(row).get("provenance") or {}).items())]
+    """Where the model's facts came from, one entry per source: [{name, url, fields}], fields sorted."""
+    by_source = {}
+    for field, source in sorted((metadata(row).get("provenance") or {}).items()):
+        by_source.setdefault(source, []).append(field)
+    return [{**source_link(source, row["provider_slug"]), "fields": fields} for source, fields in by_source.items()]
 
 
 def model_facts(row) -> list:
