@@ -12,8 +12,11 @@ TODAY = "2026-11-21"
 SAMPLE_VALUES = {
     "slug": {"providers": "anthropic", "families": "claude-sonnet", "models": "claude-3-5-sonnet-20241022"},
     "source": {"ingest": "vendor-a-api"},
+    "name": {"static": "style.css"},
 }
-QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude"}
+QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude",
+         "/resolve": "?q=claude-3-5-sonnet-20241022", "/resolve.md": "?q=claude-3-5-sonnet-20241022",
+         "/search": "?q=claude", "/search.md": "?q=claude"}
 
 
 def build_db(path, curation_dir) -> None:

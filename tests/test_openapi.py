@@ -38,13 +38,37 @@ def test_document_is_openapi_3_1_under_the_versioned_prefix():
     assert "x-anchors" not in DOC
 
 
-def test_every_route_is_documented_and_nothing_else(app):
+def routes_of(app, api: bool) -> set:
+    """(path, method) of every route under /api/v1 (api) or outside it, in OpenAPI's path form."""
     routes = set()
     for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/v1/") is not api:
+            continue
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule).removeprefix("/api/v1")
+        if not api and path.endswith(".md"):   # a page's Markdown twin, documented with the page
+            path = path.removesuffix(".md").replace("/index", "/") or "/"
         routes |= {(path, m.lower()) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    return routes
+
+
+def test_every_route_is_documented_and_nothing_else(app):
     documented = {(path, method) for path, item in DOC["paths"].items() for method in item}
-    assert routes == documented
+    assert routes_of(app, api=True) == documented
+
+
+def test_every_page_is_documented_and_nothing_else(app):
+    pages = DOC["x-pages"]
+    assert pages["servers"] == [{"url": "/"}]
+    assert routes_of(app, api=False) == {(path, m) for path, item in pages["paths"].items() for m in item}
+
+
+@pytest.mark.parametrize("path", list(DOC["x-pages"]["paths"]))
+def test_every_page_documents_caching_errors_and_rate_limit_headers(path):
+    responses = DOC["x-pages"]["paths"][path]["get"]["responses"]
+    assert {"200", "304", "404", "429", "500"} <= set(responses)
+    assert {"ETag", "Cache-Control", "X-RateLimit-Limit"} <= set(responses["200"]["headers"])
+    limited = DOC["components"]["responses"][responses["429"]["$ref"].rsplit("/", 1)[1]]
+    assert "Retry-After" in limited["headers"]
 
 
 @pytest.mark.parametrize("path,method", [(p, m) for p, item in DOC["paths"].items() for m in item])
