@@ -1,0 +1,190 @@
+"""The pages in-process (registry/pages/): what each shows from the fixture curation, its Markdown twin,
+errors for people, the shared rate limit, ETag/304 and the response cache, and every link answering."""
+import re
+from datetime import date
+
+import pytest
+
+from registry.db import get_db
+from registry.pages import present
+from registry.pages.timeline import family_timeline
+from registry import queries
+
+from helpers import TODAY, assert_error
+
+HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}   # what a browser sends
+SONNET_35 = "claude-3-5-sonnet-20241022"
+DAYS_TO_2099_SHUTDOWN = (date(2099, 10, 22) - date.fromisoformat(TODAY)).days
+
+
+@pytest.mark.parametrize("path,in_html,in_markdown", [
+    ("/", ['action="/search"', 'action="/resolve"', "Shutdowns in the next 90 days"],
+     ["# Model registry", "/resolve.md?q="]),
+    (f"/models/{SONNET_35}",
+     ['href="/models/claude-sonnet-4-5-20250929"', "us.anthropic.claude-3-5-sonnet-20241022-v2:0",
+      "anthropic.claude-sonnet-4-5-20250929-v1:0", f"{DAYS_TO_2099_SHUTDOWN} days", 'data-copy="claude-sonnet-4-5-20250929"',
+      "curation/anthropic.yaml", '<svg class="timeline"'],
+     ["| Amazon Bedrock | `anthropic.claude-3-5-sonnet-20241022-v2:0` | `anthropic.claude-sonnet-4-5-20250929-v1:0` |",
+      f"shuts down in {DAYS_TO_2099_SHUTDOWN} days (2099-10-22)", "Status: **deprecated**"]),
+    ("/families/claude-sonnet", ['<svg class="timeline"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
+     ["| [Claude 3 Sonnet](/models/claude-3-sonnet-20240229.md) | sunset | 2024-02-29 | 2025-01-21 | 2025-07-21 |"]),
+    ("/providers", ['href="/providers/anthropic"', 'href="/providers/meta"'], ["| [Anthropic](/providers/anthropic.md) |"]),
+    ("/providers/anthropic", ['href="/models/claude-sonnet-4-5-20250929"', 'href="/families/claude-haiku"'],
+     ["[Claude Haiku](/families/claude-haiku.md)"]),
+    ("/deprecations", [f'href="/models/{SONNET_35}"', 'href="/models/claude-sonnet-4-5-20250929"'],
+     [f"[Claude 3.5 Sonnet (2024-10-22)](/models/{SONNET_35}.md)"]),
+    ("/resolve?q=us.anthropic.claude-3-5-sonnet-20241022-v2:0",
+     [f'href="/models/{SONNET_35}"', "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "Amazon Bedrock"],
+     ["- Upgrade id (Amazon Bedrock): `us.anthropic.claude-sonnet-4-5-20250929-v1:0`"]),
+    ("/search?q=sonnet", [f'href="/models/{SONNET_35}"'], [f"(/models/{SONNET_35}.md)"]),
+])
+def test_each_page_and_its_markdown_twin(client, path, in_html, in_markdown):
+    page = client.get(path, headers=HTML)
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert [s for s in in_html if s not in text] == []
+    base, _, query = path.partition("?")
+    twin = client.get(("/index" if base == "/" else base) + ".md" + ("?" + query if query else ""))
+    asked = client.get(path, headers={"Accept": "text/markdown"})
+    assert twin.mimetype == asked.mimetype == "text/markdown"
+    assert twin.get_data() == asked.get_data()
+    assert [s for s in in_markdown if s not in twin.get_data(as_text=True)] == []
+
+
+def test_upgrade_ids_keep_each_platform_format(app):
+    with app.app_context():
+        db = get_db()
+        row = queries.model_by_slug(db, SONNET_35)
+        upgrade = queries.model_by_slug(db, "claude-sonnet-4-5-20250929")
+        shown = present.upgrade_ids(db, row, upgrade)
+    assert shown == [
+        {"label": "Provider API", "current": SONNET_35, "upgrade": "claude-sonnet-4-5-20250929"},
+        {"label": "Amazon Bedrock", "current": "anthropic.claude-3-5-sonnet-20241022-v2:0",
+         "upgrade": "anthropic.claude-sonnet-4-5-20250929-v1:0"},
+        {"label": "OpenRouter", "current": "anthropic/claude-3.5-sonnet", "upgrade": "anthropic/claude-sonnet-4.5"},
+    ]
+
+
+def _row(slug, release, deprecation=None, sunset=None, status="active"):
+    return {"slug": slug, "display_name": slug.upper(), "status": status, "release_date": release,
+            "deprecation_date": deprecation, "sunset_date": sunset}
+
+
+@pytest.mark.parametrize("rows,today,expect", [
+    # a retired model: its bar ends at its shutdown, before today, with both ticks in order
+    ([_row("a", "2024-01-01", "2024-06-01", "2024-09-01", "sunset")], "2025-01-01",
+     {"open": [False], "ends_before_today": [True], "marks": [["deprecated", "shutdown"]]}),
+    # a working model without a shutdown day runs open past today
+    ([_row("a", "2024-01-01")], "2025-01-01", {"open": [True], "ends_before_today": [False], "marks": [[]]}),
+    # a shutdown decades away is drawn at the axis's end, open, without its tick
+    ([_row("a", "2024-01-01", "2025-01-01", "2099-01-01", "deprecated")], "2025-06-01",
+     {"open": [True], "ends_before_today": [False], "marks": [["deprecated"]]}),
+    # an undated model has no bar; the dated one has
+    ([_row("u", None), _row("b", "2025-01-01")], "2025-06-01",
+     {"open": [True], "ends_before_today": [False], "marks": [[]]}),
+])
+def test_timeline_geometry(rows, today, expect):
+    t = family_timeline(rows, today)
+    drawn = t["rows"]
+    assert [r["open"] for r in drawn] == expect["open"]
+    assert [r["x2"] < t["today_x"] for r in drawn] == expect["ends_before_today"]
+    assert [[m["kind"] for m in r["marks"]] for r in drawn] == expect["marks"]
+    for r in drawn:
+        assert t["label_width"] <= r["x1"] < r["x2"] <= t["width"]
+        assert [m["x"] for m in r["marks"]] == sorted(m["x"] for m in r["marks"])
+    labels = [y["x"] for y in t["years"]]
+    assert labels == sorted(labels) and all(b - a >= 40 for a, b in zip(labels, labels[1:]))
+
+
+def test_timeline_of_a_family_without_dates_is_none():
+    assert family_timeline([_row("u", None)], "2025-01-01") is None
+
+
+@pytest.mark.parametrize("path,headers,status,mimetype,shows", [
+    ("/no-such-page", HTML, 404, "text/html", "Not found"),
+    ("/models/no-such-model", HTML, 404, "text/html", "Model &#39;no-such-model&#39; not found."),
+    ("/models/no-such-model.md", {}, 404, "text/markdown", "Model 'no-such-model' not found."),
+    ("/deprecations?sort=newest", HTML, 400, "text/html", "Parameter &#39;sort&#39; must be one of"),
+    ("/deprecations?provider=a%01b", HTML, 400, "text/html", "Parameter &#39;provider&#39;"),
+    ("/resolve?q=zz-no-such-model-zz", HTML, 404, "text/html", "No model matches"),
+    ("/search?q=" + "x" * 201, HTML, 400, "text/html", "at most 200 characters"),
+])
+def test_errors_for_a_person_are_pages(client, path, headers, status, mimetype, shows):
+    response = client.get(path, headers=headers)
+    assert (response.status_code, response.mimetype) == (status, mimetype)
+    text = response.get_data(as_text=True)
+    assert shows in text and "Traceback" not in text
+    assert "X-RateLimit-Remaining" in response.headers
+
+
+@pytest.mark.parametrize("path,headers", [
+    ("/no-such-page", {"Accept": "*/*"}),              # curl and scripts keep the JSON shape
+    ("/no-such-page", {}),
+    ("/api/v1/no-such-page", HTML),                    # /api/v1 stays JSON whoever asks
+    ("/api/v1/models/no-such-model", HTML),
+])
+def test_json_errors_stay_json(client, path, headers):
+    assert_error(client.get(path, headers=headers), 404, "not_found")
+
+
+def test_pages_share_the_public_rate_limit_and_a_person_gets_a_page(app, client):
+    app.config["RATELIMIT_PUBLIC"] = "3/minute"
+    assert client.get("/api/v1/providers").status_code == 200
+    assert client.get("/", headers=HTML).status_code == 200
+    assert client.get("/models/" + SONNET_35, headers=HTML).status_code == 200
+    limited = client.get("/families/claude-sonnet", headers=HTML)
+    assert (limited.status_code, limited.mimetype) == (429, "text/html")
+    assert "Rate limit exceeded; retry in" in limited.get_data(as_text=True)
+    assert limited.headers["Retry-After"] and limited.headers["X-RateLimit-Remaining"] == "0"
+    assert limited.headers["Cache-Control"] == "no-store"
+    assert_error(client.get("/api/v1/providers"), 429, "rate_limited")
+
+
+def test_etag_304_and_the_response_cache_keep_html_and_markdown_apart(client):
+    path = "/models/" + SONNET_35
+    page = client.get(path, headers=HTML)
+    assert page.headers["Cache-Control"] == "public, max-age=60" and "Accept" in page.headers["Vary"]
+    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+    assert client.get(path, headers={**HTML, "If-None-Match": page.headers["ETag"]}).status_code == 304
+    twin = client.get(path, headers={"Accept": "text/markdown"})   # the same path, cached as HTML just now
+    assert twin.mimetype == "text/markdown" and twin.headers["ETag"] != page.headers["ETag"]
+    again = client.get(path, headers=HTML)                          # served from the cache
+    assert again.mimetype == "text/html" and again.get_data() == page.get_data()
+
+
+@pytest.mark.parametrize("query,slugs", [
+    ("status=sunset", ["claude-instant-1-2", "claude-3-sonnet-20240229", "claude-3-haiku-20240307"]),
+    ("status=sunset&sort=deprecation_date", ["claude-3-haiku-20240307", "claude-3-sonnet-20240229",
+                                             "claude-instant-1-2"]),
+    ("status=sunset&sort=name", ["claude-3-haiku-20240307", "claude-3-sonnet-20240229", "claude-instant-1-2"]),
+    ("status=sunset&provider=meta", []),
+    ("provider=anthropic", [SONNET_35]),
+])
+def test_deprecations_sort_and_filter(client, query, slugs):
+    text = client.get("/deprecations.md?" + query).get_data(as_text=True)
+    assert re.findall(r"^\| \[[^]]+\]\(/models/([^)]+)\.md\)", text, re.M) == slugs
+
+
+@pytest.mark.parametrize("today,listed", [("2025-05-01", True), ("2025-07-22", False)])
+def test_home_lists_the_shutdowns_of_the_next_90_days(client, monkeypatch, today, listed):
+    monkeypatch.setenv("REGISTRY_TODAY", today)
+    text = client.get("/", headers=HTML).get_data(as_text=True)
+    assert ('href="/models/claude-3-sonnet-20240229"' in text) is listed
+
+
+LINK = re.compile(r'href="(/[^"#]*)"|\]\((/[^)]*)\)')
+
+
+@pytest.mark.parametrize("start", ["/", "/llms.txt"])
+def test_every_link_of_the_pages_answers(client, start):
+    seen, queue = set(), [start]
+    while queue:
+        path = queue.pop()
+        if path in seen or path.startswith("/api/"):
+            continue
+        seen.add(path)
+        response = client.get(path.replace("&amp;", "&"), headers=HTML)
+        assert response.status_code == 200, path
+        if response.mimetype in ("text/html", "text/markdown", "text/plain"):
+            queue += [a or b for a, b in LINK.findall(response.get_data(as_text=True))]
+    assert len(seen) > 20
