@@ -26,7 +26,7 @@ from registry.db import close_thread_connections, connect_ro  # noqa: E402
 
 HIGH_BUDGET = "1000000000/minute"
 ENDPOINTS = ("providers", "families", "family detail", "models page", "model detail", "upgrade", "history",
-             "resolve", "search")
+             "resolve", "search", "model page", "family page")
 STAGES = ("exact", "normalized", "substring", "miss")
 CONFIDENCE_STAGE = {1.0: "exact", 0.8: "normalized", 0.5: "substring"}
 
@@ -121,16 +121,20 @@ def endpoint_paths(conn, index, n: int, rnd: random.Random) -> tuple[dict, dict]
               for stage, qs in resolve_queries(conn, index, n, rnd).items()}
     mixed = [p for stage in STAGES for p in stages[stage]]
     rnd.shuffle(mixed)
+    families, slugs = _sample(conn, family_sql, n, rnd), _sample(conn, slug_sql, n, rnd)
     paths = {
         "providers": [_path("providers")] * n,
         "families": [_path("families")] * n,
-        "family detail": ["/api/v1/families/" + quote(s) for s in _sample(conn, family_sql, n, rnd)],
+        "family detail": ["/api/v1/families/" + quote(s) for s in families],
         "models page": model_page_paths(conn, n, rnd),
-        "model detail": ["/api/v1/models/" + quote(s) for s in _sample(conn, slug_sql, n, rnd)],
+        "model detail": ["/api/v1/models/" + quote(s) for s in slugs],
         "upgrade": [f"/api/v1/models/{quote(s)}/upgrade" for s in _sample(conn, slug_sql, n, rnd)],
         "history": [f"/api/v1/models/{quote(s)}/history" for s in _sample(conn, slug_sql, n, rnd)],
         "resolve": mixed[:n],
         "search": [_path("search", q=q) for q in search_queries(conn, n, rnd)],
+        # The pages for people (registry/pages/) of the same models and families, as a browser asks.
+        "model page": ["/models/" + quote(s) for s in slugs],
+        "family page": ["/families/" + quote(s) for s in families],
     }
     return paths, stages
 
@@ -146,8 +150,8 @@ def _time(client, paths: list, ok=(200,)) -> tuple[list, int]:
     return timings, bad
 
 
-def measure(db_path: Path, n: int, seed: int = 11, log=print) -> dict:
-    """Latency summaries per endpoint and per resolve stage over one database."""
+def measure(db_path: Path, n: int, seed: int = 11, log=print, only=None) -> dict:
+    """Latency summaries per endpoint and per resolve stage over one database (only: these rows)."""
     app = make_app(db_path)
     client = app.test_client()
     rnd = random.Random(seed)
@@ -163,7 +167,7 @@ def measure(db_path: Path, n: int, seed: int = 11, log=print) -> dict:
         conn.close()
     out = {"endpoints": {}, "stages": {}, "errors": {}, "resolve_cold_ms": cold_ms}
     for name, items in list(paths.items()) + [(f"resolve {s}", stages[s]) for s in STAGES]:
-        if not items:
+        if not items or (only and name not in only):
             continue
         ok = (200, 404) if name.startswith("resolve") else (200,)
         _time(client, items[:max(20, n // 10)], ok)    # warm-up: page cache, statement cache

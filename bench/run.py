@@ -70,7 +70,7 @@ def registries(sizes: list) -> tuple[dict, dict]:
     return paths, info
 
 
-def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_kind: str) -> dict:
+def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_kind: str, only=None) -> dict:
     """Throughput of the hot endpoints against the floor app, then the server's memory."""
     import random
     from registry.resolve import cache as resolve_cache
@@ -85,7 +85,9 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
     resolve_cache._cache.clear()   # this process's copy is not the server's; free it
     endpoints = {"resolve exact": stages["exact"], "resolve normalized": stages["normalized"],
                  "search": paths["search"], "model detail": paths["model detail"],
-                 "models page": paths["models page"]}
+                 "models page": paths["models page"],
+                 "model page": paths["model page"], "family page": paths["family page"]}
+    endpoints = {name: items for name, items in endpoints.items() if not only or name in only}
     load = httpload.Load(log, load_kind)
     log_dir = Path(tempfile.mkdtemp(prefix="bench-servers-"))
     registry = httpload.start_registry(db_path, log_dir)
@@ -129,6 +131,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, help="floor/endpoint alternations per hot endpoint")
     ap.add_argument("--load", choices=("auto", "wrk", "python"), default="auto",
                     help="load generator: wrk (installed with apt-get when missing), or the Python fallback")
+    ap.add_argument("--only", type=lambda s: set(s.split(",")),
+                    help="only these rows, comma-separated (e.g. 'model page,family page')")
     ap.add_argument("--skip-http", action="store_true")
     ap.add_argument("--skip-ingest", action="store_true")
     ap.add_argument("--out", type=Path, help="markdown output (default bench/results.md)")
@@ -149,16 +153,16 @@ def main() -> int:
     res["floor_latency"] = inproc.measure_floor(requests)
     for size, path in paths.items():
         start = time.perf_counter()
-        res["latency"][size] = inproc.measure(path, requests, log=log)
-        lat = res["latency"][size]
-        log(f"  {tables._label(size):>8}: resolve p99 {lat['endpoints']['resolve']['p99']:.2f} ms, search p99 "
-            f"{lat['endpoints']['search']['p99']:.2f} ms, models page p99 "
-            f"{lat['endpoints']['models page']['p99']:.2f} ms ({time.perf_counter() - start:.0f} s)")
+        res["latency"][size] = inproc.measure(path, requests, log=log, only=args.only)
+        lat = res["latency"][size]["endpoints"]
+        log(f"  {tables._label(size):>8}: " + ", ".join(f"{name} p99 {lat[name]['p99']:.2f} ms" for name in
+            ("resolve", "search", "models page", "model page") if name in lat)
+            + f" ({time.perf_counter() - start:.0f} s)")
 
     if not args.skip_http:
         log(f"== HTTP throughput against the floor ({tables._label(max(sizes))} models)")
         res["http"] = http_phase(paths[max(sizes)], args.seconds or preset["seconds"],
-                                 args.rounds or preset["rounds"], requests, args.load)
+                                 args.rounds or preset["rounds"], requests, args.load, args.only)
         res["load"] = res["http"]["load"]
         mem = res["http"]["memory"]
         log(f"  server worker VmHWM {mem['worker_hwm_mb']:.0f} MB")

@@ -34,12 +34,13 @@ def target_rows(res: dict) -> list:
                          f"{statistics.median(r['floor']):.0f} req/s)", f"≥ {TARGETS['ratio']:.1f}×",
                          verdict(r["ratio"] >= TARGETS["ratio"] and not r["bad"])))
     lat = res["latency"].get(largest)
-    if lat:
+    if lat and lat["stages"]:   # (a run of --only some rows may have measured no resolve)
         stages = lat["stages"]
         worst = max(STAGES, key=lambda s: stages.get(s, {}).get("p99", 0))
         p99 = stages[worst]["p99"]
         rows.append((f"resolve p99 in-process, {_label(largest)} models (worst stage: {worst})",
                      f"{p99:.2f} ms", f"≤ {TARGETS['p99_ms']:.0f} ms", verdict(p99 <= TARGETS["p99_ms"])))
+    if lat and "search" in lat["endpoints"]:
         p99 = lat["endpoints"]["search"]["p99"]
         rows.append((f"search p99 in-process, {_label(largest)} models", f"{p99:.2f} ms",
                      f"≤ {TARGETS['p99_ms']:.0f} ms", verdict(p99 <= TARGETS["p99_ms"])))

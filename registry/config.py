@@ -83,7 +83,8 @@ SETTINGS = (
     Setting("TRUSTED_PROXIES", "0", _count, "number of reverse proxies whose `X-Forwarded-For` is trusted",
             "TRUSTED_PROXIES"),
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
-    Setting("REGISTRY_RESPONSE_CACHE_BYTES", "8388608", _count,
+    # 32 MiB: a model's page is ~7 KB against ~1 KB of JSON, and a thousand of each must fit.
+    Setting("REGISTRY_RESPONSE_CACHE_BYTES", "33554432", _count,
             "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
     Setting("PORT", "8000", _positive, "port `registry serve` binds"),
