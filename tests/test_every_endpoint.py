@@ -1,6 +1,7 @@
 """One invariant over every GET route, derived from the app's URL map so a new endpoint cannot be left out:
-it answers JSON under /api/v1 (a page, Markdown or an asset outside it); public answers are 200 with ETag and Cache-Control, admin answers without a key are 401 in
-the error shape; every answer carries the rate-limit headers."""
+it answers JSON under /api/v1 (outside it: a page, Markdown or an asset); public answers are 200 with
+ETag and Cache-Control, admin answers without a key are 401 in the error shape; every answer carries
+the rate-limit headers."""
 import pytest
 
 from registry import create_app

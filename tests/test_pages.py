@@ -22,13 +22,16 @@ DAYS_TO_2099_SHUTDOWN = (date(2099, 10, 22) - date.fromisoformat(TODAY)).days
      ["# Model registry", "/resolve.md?q="]),
     (f"/models/{SONNET_35}",
      ['href="/models/claude-sonnet-4-5-20250929"', "us.anthropic.claude-3-5-sonnet-20241022-v2:0",
-      "anthropic.claude-sonnet-4-5-20250929-v1:0", f"{DAYS_TO_2099_SHUTDOWN} days", 'data-copy="claude-sonnet-4-5-20250929"',
+      "anthropic.claude-sonnet-4-5-20250929-v1:0", f"{DAYS_TO_2099_SHUTDOWN} days",
+      'data-copy="claude-sonnet-4-5-20250929"',
       "curation/anthropic.yaml", '<svg class="timeline"'],
      ["| Amazon Bedrock | `anthropic.claude-3-5-sonnet-20241022-v2:0` | `anthropic.claude-sonnet-4-5-20250929-v1:0` |",
       f"shuts down in {DAYS_TO_2099_SHUTDOWN} days (2099-10-22)", "Status: **deprecated**"]),
-    ("/families/claude-sonnet", ['<svg class="timeline"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
+    ("/families/claude-sonnet",
+     ['<svg class="timeline"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
      ["| [Claude 3 Sonnet](/models/claude-3-sonnet-20240229.md) | sunset | 2024-02-29 | 2025-01-21 | 2025-07-21 |"]),
-    ("/providers", ['href="/providers/anthropic"', 'href="/providers/meta"'], ["| [Anthropic](/providers/anthropic.md) |"]),
+    ("/providers", ['href="/providers/anthropic"', 'href="/providers/meta"'],
+     ["| [Anthropic](/providers/anthropic.md) |"]),
     ("/providers/anthropic", ['href="/models/claude-sonnet-4-5-20250929"', 'href="/families/claude-haiku"'],
      ["[Claude Haiku](/families/claude-haiku.md)"]),
     ("/deprecations", [f'href="/models/{SONNET_35}"', 'href="/models/claude-sonnet-4-5-20250929"'],
@@ -93,7 +96,7 @@ def test_timeline_geometry(rows, today, expect):
         assert t["label_width"] <= r["x1"] < r["x2"] <= t["width"]
         assert [m["x"] for m in r["marks"]] == sorted(m["x"] for m in r["marks"])
     labels = [y["x"] for y in t["years"]]
-    assert labels == sorted(labels) and all(b - a >= 40 for a, b in zip(labels, labels[1:]))
+    assert labels == sorted(labels) and all(b - a >= 40 for a, b in zip(labels, labels[1:], strict=False))
 
 
 def test_timeline_of_a_family_without_dates_is_none():

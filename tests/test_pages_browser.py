@@ -7,7 +7,6 @@ fetches it into .axe/, see the Makefile).
 """
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
