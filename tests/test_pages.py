@@ -24,11 +24,11 @@ DAYS_TO_2099_SHUTDOWN = (date(2099, 10, 22) - date.fromisoformat(TODAY)).days
      ['href="/models/claude-sonnet-4-5-20250929"', "us.anthropic.claude-3-5-sonnet-20241022-v2:0",
       "anthropic.claude-sonnet-4-5-20250929-v1:0", f"{DAYS_TO_2099_SHUTDOWN} days",
       'data-copy="claude-sonnet-4-5-20250929"',
-      "curation/anthropic.yaml", '<svg class="timeline"'],
+      "curation/anthropic.yaml", '<svg class="timeline timeline-wide"'],
      ["| Amazon Bedrock | `anthropic.claude-3-5-sonnet-20241022-v2:0` | `anthropic.claude-sonnet-4-5-20250929-v1:0` |",
       f"shuts down in {DAYS_TO_2099_SHUTDOWN} days (2099-10-22)", "Status: **deprecated**"]),
     ("/families/claude-sonnet",
-     ['<svg class="timeline"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
+     ['<svg class="timeline timeline-wide"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
      ["| [Claude 3 Sonnet](/models/claude-3-sonnet-20240229.md) | sunset | 2024-02-29 | 2025-01-21 | 2025-07-21 |"]),
     ("/providers", ['href="/providers/anthropic"', 'href="/providers/meta"'],
      ["| [Anthropic](/providers/anthropic.md) |"]),
@@ -86,8 +86,9 @@ def _row(slug, release, deprecation=None, sunset=None, status="active"):
     ([_row("u", None), _row("b", "2025-01-01")], "2025-06-01",
      {"open": [True], "ends_before_today": [False], "marks": [[]]}),
 ])
-def test_timeline_geometry(rows, today, expect):
-    t = family_timeline(rows, today)
+@pytest.mark.parametrize("kind", ["wide", "narrow"])
+def test_timeline_geometry(rows, today, expect, kind):
+    t = family_timeline(rows, today)[kind]
     drawn = t["rows"]
     assert [r["open"] for r in drawn] == expect["open"]
     assert [r["x2"] < t["today_x"] for r in drawn] == expect["ends_before_today"]

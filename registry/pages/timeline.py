@@ -2,18 +2,33 @@
 
 Each dated model is one row: a bar from its release to its shutdown (or to the right edge while it
 has none), coloured by its status, with ticks on its deprecation and shutdown days, and one vertical
-line for today. The template (templates/_timeline.html) only writes these numbers out.
+line for today. The macro timeline_svg (templates/_macros.html) only writes these numbers out.
+Two layouts of the same rows: "wide" with the names in a column left of the bars, and "narrow"
+(phones) with each name above its bar, so the text stays readable at 375 px.
 """
+from dataclasses import dataclass
 from datetime import date, timedelta
 
-WIDTH = 960
-LABEL = 250          # the names column, left of the bars
-RIGHT = 16
-ROW = 26
-TOP = 28             # room for the year labels
 PAD_DAYS = 45        # so the first release and today are not on the frame
 AHEAD_YEARS = 3      # the axis stops this far past today: a far-off shutdown must not squeeze the past
 YEAR_GAP = 48        # the fewest user units between two year labels
+TOP = 28             # room for the year labels
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The user-unit geometry of one layout."""
+
+    width: int
+    label: int       # where the bars start (the names column's width in the wide layout)
+    row: int         # height of one model's row
+    bar_y: int       # the bar's offset in its row
+    name_y: int      # the name's baseline in its row
+    right: int = 16
+
+
+WIDE = Layout(width=960, label=250, row=26, bar_y=5, name_y=15)
+NARROW = Layout(width=400, label=8, row=36, bar_y=19, name_y=13, right=8)
 
 
 def _day(value: str) -> date:
@@ -21,26 +36,32 @@ def _day(value: str) -> date:
 
 
 def family_timeline(rows, today: str, highlight: str | None = None) -> dict | None:
-    """The timeline of a family's model rows (oldest first), or None when none has a release day.
+    """Both layouts of a family's timeline ({"wide", "narrow"}), or None when no model has a release day."""
+    dated = [r for r in rows if r["release_date"]]
+    if not dated:
+        return None
+    return {"wide": layout(dated, today, highlight, WIDE), "narrow": layout(dated, today, highlight, NARROW)}
+
+
+def layout(dated, today: str, highlight: str | None, shape: Layout) -> dict:
+    """One layout of the dated rows (oldest first).
 
     A day past the axis's end (AHEAD_YEARS after today) is drawn at the end: its bar stays open
     and its tick is left out (the bar's tooltip and the table give the day).
 
     Returns {width, height, today_x, years: [{x, label}], rows: [{y, slug, name, status, x1, x2,
-    marks: [{x, kind, day}], open, current}]}; x in the SVG's user units.
+    marks: [{x, kind, day}], open, current}], ...}; x and y in the SVG's user units.
     """
-    dated = [r for r in rows if r["release_date"]]
-    if not dated:
-        return None
     now = _day(today)
     days = [_day(r[k]) for r in dated for k in ("release_date", "deprecation_date", "sunset_date") if r[k]]
     start = min(days + [now]) - timedelta(days=PAD_DAYS)
     end = min(max(days + [now]), now.replace(year=now.year + AHEAD_YEARS, day=min(now.day, 28))) \
         + timedelta(days=PAD_DAYS)
     span = (end - start).days or 1
+    plot = shape.width - shape.label - shape.right
 
     def x(day: date) -> float:
-        return round(LABEL + (WIDTH - LABEL - RIGHT) * (min(day, end) - start).days / span, 1)
+        return round(shape.label + plot * (min(day, end) - start).days / span, 1)
 
     drawn = []
     for i, r in enumerate(dated):
@@ -48,13 +69,14 @@ def family_timeline(rows, today: str, highlight: str | None = None) -> dict | No
                  for k, kind in (("deprecation_date", "deprecated"), ("sunset_date", "shutdown"))
                  if r[k] and _day(r[k]) < end]
         stop = _day(r["sunset_date"]) if r["sunset_date"] else end
-        drawn.append({"y": TOP + i * ROW, "slug": r["slug"], "name": r["display_name"], "status": r["status"],
+        drawn.append({"y": TOP + i * shape.row, "slug": r["slug"], "name": r["display_name"], "status": r["status"],
                       "x1": x(_day(r["release_date"])), "x2": max(x(stop), x(_day(r["release_date"])) + 2),
                       "marks": marks, "open": stop >= end, "current": r["slug"] == highlight,
                       "release": r["release_date"], "sunset": r["sunset_date"]})
-    step = max(1, -(-YEAR_GAP * span // (365 * (WIDTH - LABEL - RIGHT))))   # years between labels
+    step = max(1, -(-YEAR_GAP * span // (365 * plot)))   # years between labels
     years = [{"x": x(date(year, 1, 1)), "label": str(year)}
              for year in range(start.year + 1, end.year + 1) if year % step == 0
-             and x(date(year, 1, 1)) <= WIDTH - YEAR_GAP]   # a label must fit left of the frame
-    return {"width": WIDTH, "height": TOP + len(dated) * ROW + 8, "today_x": x(now), "today": today,
-            "years": years, "rows": drawn, "label_width": LABEL, "ahead_years": AHEAD_YEARS}
+             and x(date(year, 1, 1)) <= shape.width - YEAR_GAP]   # a label must fit left of the frame
+    return {"width": shape.width, "height": TOP + len(dated) * shape.row + 8, "today_x": x(now), "today": today,
+            "years": years, "rows": drawn, "label_width": shape.label, "ahead_years": AHEAD_YEARS,
+            "bar_y": shape.bar_y, "name_y": shape.name_y, "names_left": shape is NARROW}
