@@ -4,7 +4,7 @@ from helpers import assert_error
 
 
 @pytest.mark.parametrize("method,url,status,code", [
-    ("get", "/", 404, "not_found"),
+    ("get", "/no-such-page", 404, "not_found"),
     ("get", "/api/v1/nothing-here", 404, "not_found"),
     ("get", "/api/v2/models", 404, "not_found"),
     ("post", "/api/v1/models", 405, "method_not_allowed"),
