@@ -12,6 +12,7 @@ RETIRING_STATUSES = ("deprecated", "sunset")
 
 @page("/models/<slug>")
 def model(slug):
+    """A model's page: status, upgrade and its ids, ids per platform, facts, sources, timeline."""
     db = get_db()
     row = get_or_404("Model", queries.model_by_slug, slug)
     upgrade = upgrade_for(db, row)
@@ -25,6 +26,7 @@ def model(slug):
 
 @page("/families/<slug>")
 def family(slug):
+    """A family's page: its timeline, then its models."""
     db = get_db()
     found = get_or_404("Family", queries.get_family, slug)
     rows = queries.family_models(db, slug)
@@ -33,11 +35,13 @@ def family(slug):
 
 @page("/providers")
 def providers():
+    """Every provider."""
     return render("providers", providers=queries.list_providers(get_db()))
 
 
 @page("/providers/<slug>")
 def provider(slug):
+    """A provider: the latest model of each family, and its families."""
     db = get_db()
     found = get_or_404("Provider", queries.get_provider, slug)
     latest, _ = queries.list_models(db, {"provider": slug, "status": "latest"}, "release_date", 1, 200)
@@ -46,6 +50,7 @@ def provider(slug):
 
 @page("/deprecations")
 def deprecations():
+    """Deprecated (or shut down) models with shutdown day and upgrade, sorted and filtered."""
     db = get_db()
     status = params.choice("status", RETIRING_STATUSES, default="deprecated")
     sort = params.choice("sort", tuple(queries.RETIRING_SORTS), default="sunset_date")

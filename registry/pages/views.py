@@ -25,6 +25,7 @@ def _query() -> str | None:
 
 @page("/")
 def home():
+    """The start page: search, paste an identifier, the shutdowns of the next 90 days."""
     day = today()
     until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
     return render("home", shutdowns=queries.shutdowns_between(get_db(), day, until), horizon=HORIZON_DAYS,
@@ -33,6 +34,7 @@ def home():
 
 @page("/search")
 def search():
+    """Search results for a person (the search box without JavaScript)."""
     q = _query()
     results = ranking.search(get_db(), q, SEARCH_LIMIT) if q else []
     return render("search", q=q, results=results)
@@ -40,6 +42,7 @@ def search():
 
 @page("/resolve")
 def resolve():
+    """The resolve answer for a person: model, status, upgrade and its id in the same format."""
     q = _query()
     found = None
     if q is not None:
