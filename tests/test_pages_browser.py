@@ -173,12 +173,18 @@ def test_tab_reaches_every_control(page, name):
     assert missed == []
 
 
-def test_copy_buttons_appear_with_javascript_and_copy(page):
+def test_copy_buttons_appear_with_javascript_and_copy(page, server):
     driver = page(PAGES["model"])
+    driver.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": server.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     buttons = driver.find_elements(By.CSS_SELECTOR, "button.copy")
     assert buttons and all(b.is_displayed() for b in buttons)
+    wanted = buttons[0].get_attribute("data-copy")
     buttons[0].click()
-    WebDriverWait(driver, 5).until(lambda d: buttons[0].text in ("Copied", "Press Ctrl+C"))
+    WebDriverWait(driver, 5).until(lambda d: buttons[0].text == "Copied")
+    copied = driver.execute_async_script(
+        "navigator.clipboard.readText().then(arguments[0], e => arguments[0](String(e)))")
+    assert copied == wanted == "claude-sonnet-4-5-20250929"
 
 
 SHOT_PAGES = ("home", "model", "family")
