@@ -288,3 +288,17 @@ def shutdowns_between(db, first: str, last: str, limit: int = 100) -> list:
     """Full rows of models whose shutdown day is in [first, last], soonest first."""
     return db.execute(MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ? ORDER BY m.sunset_date, m.slug LIMIT ?",
                       (first, last, limit)).fetchall()
+
+
+def platform_shutdowns(db, first: str, last: str, provider: str | None = None, limit: int = 200) -> list:
+    """Clouds' own shutdowns of their ids (metadata.platforms) in [first, last], soonest first:
+    [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}}]."""
+    where, args = ["json_extract(cloud.value, '$.sunset_date') BETWEEN ? AND ?"], [first, last]
+    if provider is not None:
+        where.append("p.slug = ?")
+        args.append(provider)
+    found = db.execute("SELECT m.id, cloud.key, cloud.value FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
+                       + _JOINS + " WHERE " + " AND ".join(where) +
+                       " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?",
+                       args + [limit]).fetchall()
+    return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]

@@ -5,12 +5,13 @@ from datetime import date
 
 import pytest
 
-from registry.db import get_db
+from registry import create_app
+from registry.db import close_thread_connections, get_db
 from registry.pages import present
 from registry.pages.timeline import family_timeline
 from registry import queries
 
-from helpers import TODAY, assert_error
+from helpers import TODAY, assert_error, build_db
 
 HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}   # what a browser sends
 SONNET_35 = "claude-3-5-sonnet-20241022"
@@ -192,3 +193,31 @@ def test_every_link_of_the_pages_answers(client, start):
         if response.mimetype in ("text/html", "text/markdown", "text/plain"):
             queue += [a or b for a, b in LINK.findall(response.get_data(as_text=True))]
     assert len(seen) > 20
+
+
+@pytest.fixture
+def cloud_client(tmp_path, curation_dir):
+    """The fixture curation, with Bedrock retiring its id of Claude Sonnet 4.5 on 2026-12-31 (40 days on)."""
+    path = curation_dir / "anthropic.yaml"
+    text = path.read_text()
+    anchor = "          official: [claude-sonnet-4-5-20250929, claude-sonnet-4-5]"
+    assert anchor in text
+    marker = text.index("        aliases:", text.index("slug: claude-sonnet-4-5-20250929"))
+    path.write_text(text[:marker] + "        platforms:\n          cloud-a: {sunset_date: 2026-12-31}\n"
+                    + text[marker:])
+    build_db(tmp_path / "cloud.db", curation_dir)
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "cloud.db")})
+    yield app.test_client()
+    close_thread_connections()
+
+
+@pytest.mark.parametrize("path,shows", [
+    ("/index.md", "| [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) | Anthropic | latest"
+                  " | Amazon Bedrock | 2026-12-31 |"),
+    ("/deprecations.md", "| [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) | Anthropic"
+                         " | Amazon Bedrock | 2026-12-31 |"),
+    ("/models/claude-sonnet-4-5-20250929.md", "(own schedule: deprecated unknown, shutdown 2026-12-31)"),
+    ("/", "in 40 days"),
+])
+def test_a_clouds_own_shutdown_is_shown_where_its_ids_stop_working(cloud_client, path, shows):
+    assert shows in cloud_client.get(path, headers=HTML).get_data(as_text=True)

@@ -8,6 +8,7 @@ from . import page, present, render
 from .timeline import family_timeline
 
 RETIRING_STATUSES = ("deprecated", "sunset")
+LAST_DAY = "9999-12-31"   # no upper bound on the clouds' coming shutdowns
 
 
 @page("/models/<slug>")
@@ -59,5 +60,8 @@ def deprecations():
     day = today()
     shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": present.days_until(r["sunset_date"], day)}
              for r in rows]
-    return render("deprecations", rows=shown, status=status, sort=sort, provider=provider,
+    # A cloud retiring its id on a day of its own, while the model itself may still be working there.
+    clouds = present.shutdowns([], queries.platform_shutdowns(db, day, LAST_DAY, provider), day) \
+        if status == "deprecated" else []
+    return render("deprecations", rows=shown, clouds=clouds, status=status, sort=sort, provider=provider,
                   sorts=queries.RETIRING_SORTS, providers=queries.list_providers(db))

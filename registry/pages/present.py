@@ -74,6 +74,16 @@ def upgrade_ids(db, row, upgrade) -> list:
     return shown
 
 
+def shutdowns(own: list, clouds: list, today: str) -> list:
+    """The models' own shutdowns (rows) and the clouds' (queries.platform_shutdowns) as one list, soonest
+    first: [{model, where, day, days_left, url}]; `where` names the platform whose id stops working."""
+    merged = [{"model": m, "where": PLATFORMS["official"], "day": m["sunset_date"], "url": None} for m in own]
+    merged += [{"model": c["model"], "where": PLATFORMS[c["source"]], "day": c["schedule"]["sunset_date"],
+                "url": c["schedule"].get("deprecation_url")} for c in clouds]
+    merged.sort(key=lambda s: (s["day"], s["model"]["slug"], s["where"]))
+    return [{**s, "days_left": days_until(s["day"], today)} for s in merged]
+
+
 def source_link(source: str, provider_slug: str) -> dict:
     """A fact's source as a person reads it: {name, url}; curation names the provider's YAML file."""
     if source == CURATION:

@@ -9,7 +9,7 @@ from ..db import get_db, request_generation
 from ..merge.lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking
-from . import bp, page, render
+from . import bp, page, present, render
 
 HORIZON_DAYS = 90        # the home page's "shutdowns of the next 90 days"
 SEARCH_LIMIT = 50        # the search page (the box on home asks the API for fewer)
@@ -28,8 +28,9 @@ def home():
     """The start page: search, paste an identifier, the shutdowns of the next 90 days."""
     day = today()
     until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
-    return render("home", shutdowns=queries.shutdowns_between(get_db(), day, until), horizon=HORIZON_DAYS,
-                  until=until)
+    db = get_db()
+    soon = present.shutdowns(queries.shutdowns_between(db, day, until), queries.platform_shutdowns(db, day, until), day)
+    return render("home", shutdowns=soon, horizon=HORIZON_DAYS, until=until)
 
 
 @page("/search")
