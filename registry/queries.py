@@ -297,8 +297,8 @@ def platform_shutdowns(db, first: str, last: str, provider: str | None = None, l
     if provider is not None:
         where.append("p.slug = ?")
         args.append(provider)
-    found = db.execute("SELECT m.id, cloud.key, cloud.value"
-                       " FROM models m, json_each(m.metadata, '$.platforms') AS cloud" + _JOINS + " WHERE " + " AND ".join(where) +
-                       " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?",
-                       args + [limit]).fetchall()
+    sql = ("SELECT m.id, cloud.key, cloud.value FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
+           + _JOINS + " WHERE " + " AND ".join(where)
+           + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
+    found = db.execute(sql, args + [limit]).fetchall()
     return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
