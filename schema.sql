@@ -142,3 +142,27 @@ CREATE TRIGGER IF NOT EXISTS search_docs_au AFTER UPDATE ON search_docs BEGIN
     INSERT INTO search_fts(rowid, display_name, slug, aliases, family, squashed)
     VALUES (new.model_id, new.display_name, new.slug, new.aliases, new.family, new.squashed);
 END;
+
+-- Change history (registry/merge/changes.py): every visible change a run or the daily lifecycle
+-- recompute made, newest last. Slugs, not ids: a removed model's history outlives its row.
+CREATE TABLE IF NOT EXISTS changes (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER REFERENCES ingestion_runs(id),   -- NULL: the daily lifecycle recompute
+    occurred_at   TEXT NOT NULL,
+    kind          TEXT NOT NULL CHECK (kind IN ('model_added', 'model_removed', 'field_changed',
+                      'status_changed', 'deprecation_announced', 'shutdown_scheduled',
+                      'alias_added', 'alias_removed', 'latest_changed')),
+    model_slug    TEXT NOT NULL,
+    family_slug   TEXT NOT NULL,
+    provider_slug TEXT NOT NULL,
+    field         TEXT,
+    old           TEXT,                                    -- JSON
+    new           TEXT,                                    -- JSON
+    source        TEXT NOT NULL,                           -- whose value won, or the run's source
+    upgrade_slug  TEXT,                                    -- the recommended upgrade when it was recorded
+    title         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS changes_model ON changes(model_slug, id);
+CREATE INDEX IF NOT EXISTS changes_family ON changes(family_slug, id);
+CREATE INDEX IF NOT EXISTS changes_provider ON changes(provider_slug, id);
+CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);

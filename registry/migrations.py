@@ -27,6 +27,31 @@ class MigrationError(RuntimeError):
     """The db cannot be brought to this code's schema version (newer, foreign, or inconsistent)."""
 
 
+_CHANGES_V6 = """
+CREATE TABLE IF NOT EXISTS changes (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER REFERENCES ingestion_runs(id),
+    occurred_at   TEXT NOT NULL,
+    kind          TEXT NOT NULL CHECK (kind IN ('model_added', 'model_removed', 'field_changed',
+                      'status_changed', 'deprecation_announced', 'shutdown_scheduled',
+                      'alias_added', 'alias_removed', 'latest_changed')),
+    model_slug    TEXT NOT NULL,
+    family_slug   TEXT NOT NULL,
+    provider_slug TEXT NOT NULL,
+    field         TEXT,
+    old           TEXT,
+    new           TEXT,
+    source        TEXT NOT NULL,
+    upgrade_slug  TEXT,
+    title         TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS changes_model ON changes(model_slug, id);
+CREATE INDEX IF NOT EXISTS changes_family ON changes(family_slug, id);
+CREATE INDEX IF NOT EXISTS changes_provider ON changes(provider_slug, id);
+CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);
+"""
+
+
 @dataclass(frozen=True)
 class Step:
     """One step: brings a db from `version - 1` to `version`."""
@@ -46,6 +71,8 @@ STEPS = [
          "ALTER TABLE ingestion_runs ADD COLUMN details TEXT;"),
     Step(5, "index models by family and release (a family's models newest first, without a sort)",
          "CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);"),
+    # History starts at the first run after this step: the state before it was never diffed.
+    Step(6, "change history (what each run and the daily lifecycle recompute changed)", _CHANGES_V6),
 ]
 
 

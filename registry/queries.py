@@ -302,3 +302,68 @@ def platform_shutdowns(db, first: str, last: str, provider: str | None = None, l
            + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
     found = db.execute(sql, args + [limit]).fetchall()
     return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
+
+
+def model_states(db) -> dict:
+    """slug -> every visible value of each model (change history's snapshot, registry/merge/changes.py)."""
+    rows = db.execute(
+        f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug AS family,"
+        " p.slug AS provider, s.slug AS successor, m.metadata FROM models m JOIN families f ON f.id = m.family_id"
+        " JOIN providers p ON p.id = f.provider_id LEFT JOIN models s ON s.id = m.successor_id")
+    return {r["slug"]: dict(r) for r in rows}
+
+
+def alias_owners(db) -> dict:
+    """alias -> the slug of the model it names."""
+    return dict(db.execute("SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id").fetchall())
+
+
+def change_dict(row) -> dict:
+    """A Change object: what changed, when, the value before and after, and whose value it is."""
+    return {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
+            "family_slug": row["family_slug"], "provider_slug": row["provider_slug"], "field": row["field"],
+            "old": json.loads(row["old"]) if row["old"] is not None else None,
+            "new": json.loads(row["new"]) if row["new"] is not None else None,
+            "source": row["source"], "upgrade_slug": row["upgrade_slug"], "title": row["title"],
+            "run_id": row["run_id"]}
+
+
+def list_changes(db, filters: dict, limit: int, before_id: int | None = None) -> list:
+    """Changes matching filters, newest first, with ids below before_id (the cursor).
+
+    filters: models (slugs), family, provider, kinds, since and until (ISO, occurred_at bounds).
+    """
+    where, args = [], []
+    for key, column in (("models", "model_slug"), ("kinds", "kind")):
+        if filters.get(key):
+            where.append(f"{column} IN (SELECT value FROM json_each(?))")
+            args.append(json.dumps(sorted(filters[key])))
+    for key, column in (("family", "family_slug"), ("provider", "provider_slug")):
+        if filters.get(key) is not None:
+            where.append(f"{column} = ?")
+            args.append(filters[key])
+    if filters.get("since"):
+        where.append("occurred_at >= ?")
+        args.append(filters["since"])
+    if filters.get("until"):
+        where.append("occurred_at < ?")
+        args.append(filters["until"])
+    if before_id is not None:
+        where.append("id < ?")
+        args.append(before_id)
+    sql = "SELECT * FROM changes" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC LIMIT ?"
+    return [change_dict(r) for r in db.execute(sql, args + [limit])]
+
+
+def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit=10) -> list:
+    """The newest changes of one model, family or provider (by row id), or of the whole registry."""
+    filters = {}
+    for key, table, row_id in (("models", "models", model_id), ("family", "families", family_id),
+                               ("provider", "providers", provider_id)):
+        if row_id is None:
+            continue
+        row = db.execute(f"SELECT slug FROM {table} WHERE id = ?", (row_id,)).fetchone()
+        if row is None:
+            return []
+        filters[key] = [row[0]] if key == "models" else row[0]
+    return list_changes(db, filters, limit)

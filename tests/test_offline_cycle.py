@@ -116,14 +116,16 @@ def test_every_feed_record_is_accounted_for(cycle):
     # the feed's AWS Bedrock row: Bedrock retires this id on its own day
     ("anthropic.claude-3-5-sonnet-20240620-v1:0", "sunset", "2026-07-30"),
     ("claude-3-5-sonnet-20240620", "sunset", "2025-10-28"),                  # Anthropic's own API: its own day
+    # the feed's Google Vertex row names the publisher model `claude-3-haiku`, whose one version this is
+    ("claude-3-haiku@20240307", "sunset", "2026-08-23"),
 ])
 def test_a_clouds_own_schedule_answers_for_its_ids(cycle, q, status, sunset):
     app, _, _, _ = cycle
     body = app.test_client().get("/api/v1/resolve", query_string={"q": q}).get_json()
     assert body["matched_model"]["status"] == status
     schedule = body["platform_lifecycle"]
-    if q.startswith("anthropic."):
-        assert schedule["source"] == "cloud-a" and schedule["sunset_date"] == sunset
+    if q.startswith("anthropic.") or "@" in q:
+        assert schedule["source"] == ("cloud-b" if "@" in q else "cloud-a") and schedule["sunset_date"] == sunset
     else:
         assert schedule is None
         detail = app.test_client().get(f"/api/v1/models/{body['matched_model']['slug']}").get_json()

@@ -645,3 +645,26 @@ def test_load_pages_errors(tmp_path, files, pattern):
         (tmp_path / "vendor-a-api" / name).write_text(text)
     with pytest.raises(SourceError, match=pattern):
         load_pages(tmp_path, "vendor-a-api")
+
+
+@pytest.mark.parametrize("name, aliases, expected", [
+    # a Vertex notice names the publisher model; its one version's model is meant
+    ("claude-3-haiku", [("claude-3-haiku@20240307", "haiku-3")], "haiku-3"),
+    ("CLAUDE-3-HAIKU", [("claude-3-haiku@20240307", "haiku-3")], "haiku-3"),
+    # versions of two models: the name means neither
+    ("text-bison", [("text-bison@001", "bison-1"), ("text-bison@002", "bison-2")], None),
+    # a prefix of a publisher model is not that model
+    ("claude-3", [("claude-3-haiku@20240307", "haiku-3")], None),
+])
+def test_vertex_publisher_model_names(name, aliases, expected):
+    import sqlite3
+
+    from registry.ingest.match import Matcher
+    conn = sqlite3.connect(":memory:")
+    conn.executescript("CREATE TABLE models (id INTEGER PRIMARY KEY, slug TEXT);"
+                       "CREATE TABLE aliases (alias TEXT, model_id INTEGER);")
+    for i, (alias, slug) in enumerate(aliases, 1):
+        conn.execute("INSERT INTO models VALUES (?, ?)", (i, slug))
+        conn.execute("INSERT INTO aliases VALUES (?, ?)", (alias, i))
+    assert Matcher(conn).find(name) is None   # never for a provider's own rows
+    assert Matcher(conn).find_vertex(name) == expected

@@ -23,8 +23,13 @@ class Matcher:
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
             self.aliases[alias] = slug
         self.folded = {}
+        self.vertex_names: dict[str, set] = {}
         for alias, slug in sorted(self.aliases.items()):
             self.folded.setdefault(alias.lower(), slug)
+            # A Vertex id is `publisher-model@version`; notices name the publisher model alone
+            # (docs/data-flow.md#the-deprecation-feed).
+            if "@" in alias:
+                self.vertex_names.setdefault(alias.split("@", 1)[0].lower(), set()).add(slug)
 
     def find(self, model_id: str, aliases=()) -> str | None:
         """The slug of the known model an id (or one of its aliases) names, or None."""
@@ -39,6 +44,12 @@ class Matcher:
             if slugify(name) in self.slugs:
                 return slugify(name)
         return None
+
+    def find_vertex(self, name: str) -> str | None:
+        """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
+        versions = self.vertex_names.get(name.lower(), ())
+        # Only when the name has versions of exactly one model, so it means that model.
+        return next(iter(versions)) if len(versions) == 1 else None
 
 
 def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
@@ -58,6 +69,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             continue
         names = [a for a, _ in record.aliases]
         slug = matcher.find(record.model_id, names)
+        if slug is None and "cloud-b" in record.fields.get("platforms", {}):
+            slug = matcher.find_vertex(record.model_id)
         if slug is None:
             if not record.provider:
                 tally["platform row with an id no model has" if "platforms" in record.fields

@@ -5,6 +5,7 @@ from datetime import date, datetime, timezone
 from ..config import setting
 from ..db import bump_generation, now_iso, transaction
 from ..search import documents
+from . import changes
 from .priority import pick
 
 
@@ -125,7 +126,8 @@ def refresh_if_stale(conn, on: str | None = None) -> bool:
         done = computed_for(conn)
         if done is not None and done >= on:
             return False
-        changed = recompute(conn, on)
+        with changes.recording(conn, None, changes.LIFECYCLE):
+            changed = recompute(conn, on)
         if changed:
             ids = [r[0] for r in conn.execute(
                 "SELECT id FROM models WHERE slug IN (SELECT value FROM json_each(?))", (json.dumps(sorted(changed)),))]

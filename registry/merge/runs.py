@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 from ..db import bump_generation, connect_rw, db_file, now_iso, transaction
 from ..storage import StorageError, classify, writing
+from . import changes
 from .recompute import recompute
 
 INTERRUPTED = "interrupted: the process running it stopped before it finished"
@@ -80,19 +81,21 @@ def describe(exc: BaseException) -> str:
 class Run:
     """A recorded run in progress; apply() writes its facts and the registry they give."""
 
-    def __init__(self, conn, run_id: int):
-        self.conn, self.id = conn, run_id
+    def __init__(self, conn, run_id: int, source: str):
+        self.conn, self.id, self.source = conn, run_id, source
         self.added = self.updated = 0
         self.details = None   # what write_facts did with each upstream record, when it says
 
     def apply(self, write_facts, after_merge=None) -> None:
         """In one transaction: write_facts(conn), the merge with lifecycle and search rows,
-        after_merge(conn) if given, a new data generation, and the run's completion."""
+        after_merge(conn) if given, the changes it made (merge/changes.py), a new data generation,
+        and the run's completion."""
         with transaction(self.conn):
-            write_facts(self.conn)
-            self.added, self.updated = recompute(self.conn)
-            if after_merge is not None:
-                after_merge(self.conn)
+            with changes.recording(self.conn, self.id, self.source):
+                write_facts(self.conn)
+                self.added, self.updated = recompute(self.conn)
+                if after_merge is not None:
+                    after_merge(self.conn)
             bump_generation(self.conn)
             complete_run(self.conn, self.id, self.added, self.updated, self.details)
 
@@ -125,7 +128,7 @@ def recorded_run(conn, source: str, run_id: int | None = None, provider: str | N
     """
     if run_id is None:
         run_id = start_run_or_refuse(conn, source, provider)
-    run = Run(conn, run_id)
+    run = Run(conn, run_id, source)
     try:
         yield run
     except BaseException as exc:

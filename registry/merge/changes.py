@@ -1,0 +1,184 @@
+"""Change history: the visible state before and after a write, diffed into `changes` rows.
+
+Every run (merge/runs.py Run.apply) and the daily lifecycle recompute (merge/lifecycle.py) take a
+snapshot before they write and record the difference inside the same transaction, so a run that
+changes nothing records nothing and a rolled-back run records nothing either
+(docs/api-decisions.md#change-history).
+"""
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from .. import queries
+from ..db import now_iso
+from ..fields import COLUMNS
+
+KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "deprecation_announced",
+         "shutdown_scheduled", "alias_added", "alias_removed", "latest_changed")
+# The source of a change the daily recompute made with no date to name (a sibling's status moved).
+LIFECYCLE = "lifecycle"
+# Fields whose change is recorded as field_changed (the dates have kinds of their own when they appear).
+WATCHED = tuple(c for c in COLUMNS if c not in ("deprecation_date", "sunset_date")) + ("family", "successor")
+RETIRING = ("deprecated", "sunset")
+
+
+@dataclass(frozen=True)
+class State:
+    """What a reader sees: each model's visible row (queries.model_states) and each alias's owner."""
+
+    models: dict
+    aliases: dict
+
+
+def snapshot(conn) -> State:
+    """The visible state now."""
+    return State(queries.model_states(conn), queries.alias_owners(conn))
+
+
+def _provenance(row: dict, field: str) -> str | None:
+    return (json.loads(row["metadata"]).get("provenance", {}).get(field)) if row.get("metadata") else None
+
+
+def _status_source(row: dict, fallback: str) -> str:
+    """Who a status comes from: the source of the date that gives it, else the run (or the clock)."""
+    if row["status"] == "sunset" and row["sunset_date"]:
+        return _provenance(row, "sunset_date") or fallback
+    if row["status"] == "deprecated":
+        for field in ("deprecation_date", "sunset_date"):
+            if row[field]:
+                return _provenance(row, field) or fallback
+    return fallback
+
+
+def _change(kind, row, source, field=None, old=None, new=None) -> dict:
+    return {"kind": kind, "model_slug": row["slug"], "family_slug": row["family"],
+            "provider_slug": row["provider"], "field": field, "old": old, "new": new, "source": source}
+
+
+def _model_changes(slug: str, old: dict, new: dict, source: str) -> list:
+    found = []
+    for field in WATCHED:
+        if old[field] != new[field]:
+            found.append(_change("field_changed", new, _provenance(new, field) or source, field, old[field], new[field]))
+    for field, kind in (("deprecation_date", "deprecation_announced"), ("sunset_date", "shutdown_scheduled")):
+        if old[field] == new[field]:
+            continue
+        # A date that appears (or, for a shutdown, moves) is an announcement; a date withdrawn is a plain edit.
+        announced = new[field] is not None and (old[field] is None or field == "sunset_date")
+        found.append(_change(kind if announced else "field_changed", new,
+                             _provenance(new, field) or _provenance(old, field) or source,
+                             field, old[field], new[field]))
+    if old["status"] != new["status"]:
+        found.append(_change("status_changed", new, _status_source(new, source), "status",
+                             old["status"], new["status"]))
+    return found
+
+
+def _latest_by_family(models: dict) -> dict:
+    return {m["family"]: slug for slug, m in models.items() if m["status"] == "latest"}
+
+
+def diff(before: State, after: State, source: str) -> list:
+    """The changes from before to after, as dicts (kind, model_slug, ..., source), in a stable order."""
+    found = []
+    for slug in sorted(after.models.keys() - before.models.keys()):
+        found.append(_change("model_added", after.models[slug], source))
+    for slug in sorted(before.models.keys() - after.models.keys()):
+        found.append(_change("model_removed", before.models[slug], source))
+    for slug in sorted(after.models.keys() & before.models.keys()):
+        found.extend(_model_changes(slug, before.models[slug], after.models[slug], source))
+    # Aliases of a model added or removed in this run come and go with it.
+    for alias in sorted(before.aliases.keys() | after.aliases.keys()):
+        was, now = before.aliases.get(alias), after.aliases.get(alias)
+        if was == now:
+            continue
+        if was is not None and was in after.models and was in before.models:
+            found.append(_change("alias_removed", after.models[was], source, "alias", alias, None))
+        if now is not None and now in before.models and now in after.models:
+            found.append(_change("alias_added", after.models[now], source, "alias", None, alias))
+    old_latest, new_latest = _latest_by_family(before.models), _latest_by_family(after.models)
+    families_before = {m["family"] for m in before.models.values()}
+    for family in sorted(families_before & {m["family"] for m in after.models.values()}):
+        was, now = old_latest.get(family), new_latest.get(family)
+        if was != now:
+            row = after.models.get(now) or after.models.get(was) or before.models[was]
+            found.append(_change("latest_changed", row, source, "latest", was, now))
+    return found
+
+
+def _label(field: str) -> str:
+    return field.replace("_", " ")
+
+
+def _value(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def title(change: dict, upgrade: str | None) -> str:
+    """The line a person would write: "gpt-4o: shutdown scheduled for 2027-01-14; move to gpt-5"."""
+    slug, kind, old, new = change["model_slug"], change["kind"], change["old"], change["new"]
+    move = f"; move to {upgrade}" if upgrade else ""
+    if kind == "model_added":
+        return f"{slug}: added (listed by {change['source']})"
+    if kind == "model_removed":
+        return f"{slug}: no longer listed by any source"
+    if kind == "deprecation_announced":
+        return f"{slug}: deprecation announced for {new}{move}"
+    if kind == "shutdown_scheduled":
+        moved = f" (was {old})" if old else ""
+        return f"{slug}: shutdown scheduled for {new}{moved}{move}"
+    if kind == "status_changed":
+        return f"{slug}: now {new} (was {old}){move if new in RETIRING else ''}"
+    if kind == "alias_added":
+        return f"{slug}: new identifier {new}"
+    if kind == "alias_removed":
+        return f"{slug}: identifier {old} no longer listed"
+    if kind == "latest_changed":
+        was = f" (was {old})" if old else ""
+        return f"{change['family_slug']}: latest is now {new}{was}" if new else \
+            f"{change['family_slug']}: no working model left (latest was {old})"
+    if old is None:
+        return f"{slug}: {_label(change['field'])} set to {_value(new)}"
+    if new is None:
+        return f"{slug}: {_label(change['field'])} removed (was {_value(old)})"
+    return f"{slug}: {_label(change['field'])} changed from {_value(old)} to {_value(new)}"
+
+
+def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
+    """The recommended upgrade of a model a change retires (the resolve rules), else None."""
+    if change["kind"] not in ("deprecation_announced", "shutdown_scheduled", "status_changed"):
+        return None
+    slug = change["model_slug"]
+    if slug not in cache:
+        from ..resolve.upgrade import upgrade_for   # resolve reads merge.lifecycle, which records here
+        row = queries.model_row(conn, slug=slug)
+        found = upgrade_for(conn, row) if row is not None and row["status"] in RETIRING else None
+        cache[slug] = found["slug"] if found is not None else None
+    return cache[slug]
+
+
+def record(conn, found: list, run_id: int | None, source: str) -> int:
+    """Insert the changes found (titles and upgrades as of now); return how many."""
+    stamp, upgrades = now_iso(), {}
+    rows = []
+    for change in found:
+        upgrade = _upgrade_slug(conn, change, upgrades)
+        rows.append((run_id, stamp, change["kind"], change["model_slug"], change["family_slug"],
+                     change["provider_slug"], change["field"], _json(change["old"]), _json(change["new"]),
+                     change["source"], upgrade, title(change, upgrade)))
+    conn.executemany(
+        "INSERT INTO changes (run_id, occurred_at, kind, model_slug, family_slug, provider_slug, field, old, new,"
+        " source, upgrade_slug, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    return len(rows)
+
+
+def _json(value) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+@contextmanager
+def recording(conn, run_id: int | None, source: str):
+    """Snapshot before the block, record what it changed after it (call inside its transaction)."""
+    before = snapshot(conn)
+    yield
+    record(conn, diff(before, snapshot(conn), source), run_id, source)
