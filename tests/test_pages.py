@@ -6,7 +6,9 @@ from datetime import date
 import pytest
 
 from registry import create_app
-from registry.db import close_thread_connections, get_db
+from registry.curation.apply import apply_curation
+from registry.curation.reader import read_curation
+from registry.db import close_thread_connections, connect_rw, get_db
 from registry.pages import present
 from registry.pages.timeline import family_timeline
 from registry import queries
@@ -174,7 +176,8 @@ def test_deprecations_sort_and_filter(client, query, slugs):
 def test_home_lists_the_shutdowns_of_the_next_90_days(client, monkeypatch, today, listed):
     monkeypatch.setenv("REGISTRY_TODAY", today)
     text = client.get("/", headers=HTML).get_data(as_text=True)
-    assert ('href="/models/claude-3-sonnet-20240229"' in text) is listed
+    soon = text[text.index('id="soon"'):text.index('id="changes"')]
+    assert ('href="/models/claude-3-sonnet-20240229"' in soon) is listed
 
 
 LINK = re.compile(r'href="(/[^"#]*)"|\]\((/[^)]*)\)')
@@ -221,3 +224,35 @@ def cloud_client(tmp_path, curation_dir):
 ])
 def test_a_clouds_own_shutdown_is_shown_where_its_ids_stop_working(cloud_client, path, shows):
     assert shows in cloud_client.get(path, headers=HTML).get_data(as_text=True)
+
+
+@pytest.fixture
+def changed_client(app, curation_dir):
+    """The fixture registry after a second curation run schedules Claude Sonnet 4's shutdown."""
+    path = curation_dir / "anthropic.yaml"
+    text = path.read_text()
+    anchor = '        release_date: "2025-05-22"\n'
+    assert text.count(anchor) == 1
+    path.write_text(text.replace(anchor, anchor + '        sunset_date: "2027-03-01"\n'))
+    cur = read_curation(curation_dir)
+    conn = connect_rw(app.config["DATABASE"])
+    try:
+        apply_curation(conn, cur)
+    finally:
+        conn.close()
+    return app.test_client()
+
+
+@pytest.mark.parametrize("path,shown", [
+    ("/models/claude-sonnet-4-20250514", True),
+    ("/models/claude-sonnet-4-5-20250929", False),   # another model's page shows only its own changes
+    ("/", True),
+])
+def test_recent_changes_on_the_home_and_model_pages(changed_client, path, shown):
+    text = changed_client.get(path, headers=HTML).get_data(as_text=True)
+    section = text[text.index('<ol class="changes">'):]
+    items = section[:section.index("</ol>")].split("</li>")[:-1]
+    scheduled = [i for i in items if "2027-03-01" in i and "claude-sonnet-4-20250514" in i]
+    assert bool(scheduled) is shown
+    if path == "/":   # the newest change is first, and leads to its model's page
+        assert 'href="/models/claude-sonnet-4-20250514"' in items[0]

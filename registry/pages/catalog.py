@@ -9,6 +9,7 @@ from .timeline import family_timeline
 
 RETIRING_STATUSES = ("deprecated", "sunset")
 LAST_DAY = "9999-12-31"   # no upper bound on the clouds' coming shutdowns
+CHANGES = 10              # a model page's recent changes
 
 
 @page("/models/<slug>")
@@ -21,6 +22,7 @@ def model(slug):
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
                   successor=successor, provenance=present.provenance(row),
+                  changes=present.changes(queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=present.days_until(row["sunset_date"], today()),
                   timeline=family_timeline(queries.family_models(db, row["family_slug"]), today(), slug))
 

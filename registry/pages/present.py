@@ -87,12 +87,17 @@ def shutdowns(own: list, clouds: list, today: str) -> list:
 def source_link(source: str, provider_slug: str) -> dict:
     """A fact's source as a person reads it: {name, url}; curation names the provider's YAML file."""
     if source == CURATION:
-        return {"name": f"curation/{provider_slug}.yaml (a curator's line, citing the provider's page)",
-                "url": None}
+        return {"name": f"curation/{provider_slug}.yaml", "url": None}
     try:
         return {"name": source, "url": sources.load(source).BASE_URL}
     except KeyError:
         return {"name": source, "url": None}
+
+
+def changes(rows: list) -> list:
+    """Change history rows (queries.recent_changes) with their day and their source as a person reads it."""
+    return [{**c, "day": c["occurred_at"][:10], "via": source_link(c["source"], c["provider_slug"])}
+            if c["source"] else {**c, "day": c["occurred_at"][:10], "via": None} for c in rows]
 
 
 def provenance(row) -> list:
