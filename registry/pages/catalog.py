@@ -4,8 +4,7 @@ from ..api import get_or_404, params
 from ..db import get_db
 from ..merge.lifecycle import today
 from ..resolve.upgrade import upgrade_for
-from . import page, present, render
-from .timeline import family_timeline
+from . import page, present, render, timeline
 
 RETIRING_STATUSES = ("deprecated", "sunset")
 LAST_DAY = "9999-12-31"   # no upper bound on the clouds' coming shutdowns
@@ -19,12 +18,15 @@ def model(slug):
     row = get_or_404("Model", queries.model_by_slug, slug)
     upgrade = upgrade_for(db, row)
     successor = queries.model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    family_rows = queries.family_models(db, row["family_slug"])
+    nearby = timeline.around(family_rows, slug, upgrade["slug"] if upgrade else None)
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
                   successor=successor, provenance=present.provenance(row),
                   changes=present.changes(queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=present.days_until(row["sunset_date"], today()),
-                  timeline=family_timeline(queries.family_models(db, row["family_slug"]), today(), slug))
+                  timeline=timeline.family_timeline(nearby, today(), slug), family_size=len(family_rows),
+                  shown=len(nearby))
 
 
 @page("/families/<slug>")
@@ -33,7 +35,7 @@ def family(slug):
     db = get_db()
     found = get_or_404("Family", queries.get_family, slug)
     rows = queries.family_models(db, slug)
-    return render("family", family=found, models=rows, timeline=family_timeline(rows, today()))
+    return render("family", family=found, models=rows, timeline=timeline.family_timeline(rows, today()))
 
 
 @page("/providers")

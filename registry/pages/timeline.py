@@ -31,23 +31,40 @@ WIDE = Layout(width=960, label=250, row=26, bar_y=5, name_y=15)
 NARROW = Layout(width=400, label=8, row=36, bar_y=19, name_y=13, right=8)
 
 
+NEIGHBOURS = 3      # a model's page draws this many releases either side of it (and its upgrade)
+MOST_ROWS = 40      # a family page draws at most this many (its newest releases); the table lists all
+
+
 def _day(value: str) -> date:
     return date.fromisoformat(value)
 
 
+def around(rows, slug: str, also: str | None = None) -> list:
+    """The rows (oldest first) within NEIGHBOURS of the model `slug`, plus the row `also` (its upgrade):
+    the model's place on its family's timeline without drawing a family of hundreds."""
+    at = next((i for i, r in enumerate(rows) if r["slug"] == slug), None)
+    if at is None:
+        return list(rows)
+    return [r for i, r in enumerate(rows) if abs(i - at) <= NEIGHBOURS or r["slug"] == also]
+
+
 def family_timeline(rows, today: str, highlight: str | None = None) -> dict | None:
-    """Both layouts of a family's timeline ({"wide", "narrow"}), or None when no model has a release day."""
+    """Both layouts of a family's timeline ({"wide", "narrow", "drawn", "dated"}), or None when no model
+    has a release day. Only the newest MOST_ROWS dated releases are drawn: a bar chart of hundreds of
+    rows is read by nobody, and the page (kept whole in the response cache) stays small."""
     dated = [r for r in rows if r["release_date"]]
     if not dated:
         return None
-    return {"wide": layout(dated, today, highlight, WIDE), "narrow": layout(dated, today, highlight, NARROW)}
+    drawn = dated[-MOST_ROWS:]
+    return {"wide": layout(drawn, today, highlight, WIDE), "narrow": layout(drawn, today, highlight, NARROW),
+            "drawn": len(drawn), "dated": len(dated)}
 
 
 def layout(dated, today: str, highlight: str | None, shape: Layout) -> dict:
     """One layout of the dated rows (oldest first).
 
     A day past the axis's end (AHEAD_YEARS after today) is drawn at the end: its bar stays open
-    and its tick is left out (the bar's tooltip and the table give the day).
+    and its tick is left out (the table gives the day).
 
     Returns {width, height, today_x, years: [{x, label}], rows: [{y, slug, name, status, x1, x2,
     marks: [{x, kind, day}], open, current}], ...}; x and y in the SVG's user units.
