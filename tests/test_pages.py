@@ -10,7 +10,7 @@ from registry.curation.apply import apply_curation
 from registry.curation.reader import read_curation
 from registry.db import close_thread_connections, connect_rw, get_db
 from registry.pages import present
-from registry.pages.timeline import family_timeline
+from registry.pages.timeline import MOST_ROWS, around, family_timeline
 from registry import queries
 
 from helpers import TODAY, assert_error, build_db
@@ -256,3 +256,22 @@ def test_recent_changes_on_the_home_and_model_pages(changed_client, path, shown)
     assert bool(scheduled) is shown
     if path == "/":   # the newest change is first, and leads to its model's page
         assert 'href="/models/claude-sonnet-4-20250514"' in items[0]
+
+
+FAMILY = [_row(f"m{i:02}", f"20{10 + i // 12:02}-{i % 12 + 1:02}-01") for i in range(50)]
+
+
+@pytest.mark.parametrize("slug,also,expected", [
+    ("m00", None, ["m00", "m01", "m02", "m03"]),                       # the oldest: only newer neighbours
+    ("m20", None, ["m17", "m18", "m19", "m20", "m21", "m22", "m23"]),
+    ("m20", "m49", ["m17", "m18", "m19", "m20", "m21", "m22", "m23", "m49"]),   # and its upgrade
+    ("m49", None, ["m46", "m47", "m48", "m49"]),
+])
+def test_a_model_page_draws_its_neighbours_and_its_upgrade(slug, also, expected):
+    assert [r["slug"] for r in around(FAMILY, slug, also)] == expected
+
+
+def test_a_family_page_draws_its_newest_releases():
+    t = family_timeline(FAMILY, "2016-01-01")
+    assert (t["drawn"], t["dated"]) == (MOST_ROWS, 50)
+    assert [r["slug"] for r in t["wide"]["rows"]] == [r["slug"] for r in FAMILY[-MOST_ROWS:]]
