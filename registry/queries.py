@@ -257,3 +257,18 @@ def run_started(db, run_id: int) -> dict:
     """The short form of a run just triggered: id, source, status, started_at."""
     row = db.execute("SELECT id, source, status, started_at FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()
     return {"id": row["id"], "source": row["source"], "status": "running", "started_at": row["started_at"]}
+
+
+def alias_strings(db) -> list:
+    """Every alias string (the scanner's automaton is built from them)."""
+    return [r[0] for r in db.execute("SELECT DISTINCT alias FROM aliases")]
+
+
+def shutdowns_between(db, first: str, last: str, provider: str | None = None) -> list:
+    """Full rows of the models whose shutdown day is in [first, last], soonest first (optionally one provider's)."""
+    sql = MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ?"
+    args = [first, last]
+    if provider:
+        sql += " AND p.slug = ?"
+        args.append(provider)
+    return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()
