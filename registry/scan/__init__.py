@@ -34,6 +34,7 @@ class Finding:
     shutdown: str | None      # the day the id stops working
     days_left: int | None     # to that day; negative once it has passed
     upgrade: str | None       # the recommended model's slug
+    upgrade_status: str | None  # that model's status (an upgrade that is itself retiring is not fixed to)
     upgrade_alias: str | None  # that model's id in the same format as text
     fixable: bool             # an upgrade_alias of a model that works today
     file: str                 # the path to open
@@ -74,13 +75,25 @@ def _finding(path: str, shown: str, occ: Occurrence, answer: dict | None, min_co
         return None
     shutdown = shutdown_of(answer["lifecycle"], answer.get("platform_lifecycle"))
     upgrade, alias = answer.get("upgrade"), answer.get("upgrade_alias")
+    replacement = in_route(occ.text, alias["alias"]) if alias else None
     return Finding(
         path=shown, line=occ.line, col=occ.col, end_col=occ.col + len(occ.text), text=occ.text,
         model=model["slug"], display_name=model["display_name"], status=model["status"],
         confidence=answer["confidence"], shutdown=shutdown, days_left=days_left(shutdown),
-        upgrade=upgrade["slug"] if upgrade else None, upgrade_alias=alias["alias"] if alias else None,
-        fixable=bool(alias and upgrade and working(upgrade) and alias["alias"] != occ.text),
+        upgrade=upgrade["slug"] if upgrade else None, upgrade_status=upgrade["status"] if upgrade else None,
+        upgrade_alias=replacement,
+        fixable=bool(replacement and upgrade and working(upgrade) and replacement != occ.text),
         file=path, start=occ.start, end=occ.end)
+
+
+def in_route(text: str, alias: str) -> str:
+    """alias behind the same client route prefix as text ('bedrock/', 'vertex_ai/'), which resolve strips.
+
+    A gateway id ('anthropic/claude-3-sonnet') has its own slash: its upgrade alias is one already.
+    """
+    if "/" in text and "/" not in alias:
+        return text[:text.rindex("/") + 1] + alias
+    return alias
 
 
 def failing(findings: list[Finding], fail_on: str | None, fail_within: int | None) -> list[Finding]:

@@ -79,6 +79,8 @@ class Matcher:
 
     def wanted(self, token: str) -> bool:
         """Whether a token is asked about: a known alias spelling, or identifier-shaped."""
+        if "://" in token:   # a URL: its path may spell an id, but it is a link, not a model id
+            return False
         low = token.lower()
         return low in self.known or identifier_shaped(token)
 

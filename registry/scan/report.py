@@ -19,8 +19,14 @@ def when(f: Finding) -> str:
 
 def message(f: Finding) -> str:
     """One sentence: the id, its model and status, when it stops working and what to use instead."""
-    upgrade = f"upgrade to '{f.upgrade_alias}'" if f.upgrade_alias else (
-        f"upgrade to {f.upgrade} (no id in this format)" if f.upgrade else "no recommended upgrade")
+    if f.upgrade is None:
+        upgrade = "no recommended upgrade"
+    elif f.upgrade_status in ("deprecated", "sunset"):
+        upgrade = f"its replacement {f.upgrade} is {f.upgrade_status} too: no working upgrade"
+    elif f.upgrade_alias:
+        upgrade = f"upgrade to '{f.upgrade_alias}'"
+    else:
+        upgrade = f"upgrade to {f.upgrade} (no id in this format)"
     return f"'{f.text}' is {f.display_name} ({f.model}), {f.status}; {when(f)}; {upgrade}"
 
 
