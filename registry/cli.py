@@ -183,11 +183,20 @@ def scan_command(paths, registry_url, fmt, include, exclude, vendored, min_confi
         sys.exit(1)
 
 
+@click.command("mcp")
+@with_appcontext
+def mcp_command():
+    """Serve the MCP tools (resolve, check, upgrade, search, upcoming_shutdowns) over stdio."""
+    from .mcp.server import run_stdio
+    run_stdio(current_app.config["DATABASE"])
+
+
 def init_app(app) -> None:
     """Register the CLI commands on the app."""
     app.cli.add_command(audit_command)
     app.cli.add_command(curate_command)
     app.cli.add_command(ingest_command)
+    app.cli.add_command(mcp_command)
     app.cli.add_command(scan_command)
     app.cli.add_command(serve_command)
 
