@@ -11,7 +11,7 @@ from typing import Iterable
 
 from ..resolve.answers import days_left, shutdown_of
 from ..resolve.soundness import working
-from . import walk
+from . import parallel, walk
 from .candidates import Matcher, Occurrence
 
 RETIRING = ("deprecated", "sunset")
@@ -53,17 +53,11 @@ def scan(roots: Iterable[str], lookup, include=(), exclude=(), vendored: bool = 
          min_confidence: float = DEFAULT_CONFIDENCE) -> tuple[list[Finding], int]:
     """(findings sorted by path, line, col; number of files read) for the trees under roots."""
     matcher = Matcher(lookup.aliases())
-    places: list[tuple[str, str, Occurrence]] = []
-    read = 0
-    for path, _rel in walk.files(roots, walk.globs(include), walk.globs(exclude), vendored):
-        text = walk.read_text(path)
-        if text is None:
-            continue
-        read += 1
-        places.extend((path, walk.display(path), occ) for occ in matcher.find(path, text))
-    answers = lookup.resolve_many(sorted({occ.text for _, _, occ in places}))
-    findings = [f for f in (_finding(path, shown, occ, answers.get(occ.text), min_confidence)
-                            for path, shown, occ in places) if f is not None]
+    paths = [path for path, _rel in walk.files(roots, walk.globs(include), walk.globs(exclude), vendored)]
+    places, read = parallel.find_all(matcher, paths)
+    answers = lookup.resolve_many(sorted({occ.text for _, occ in places}))
+    findings = [f for f in (_finding(path, walk.display(path), occ, answers.get(occ.text), min_confidence)
+                            for path, occ in places) if f is not None]
     return sorted(findings, key=lambda f: (f.path, f.line, f.col)), read
 
 

@@ -8,7 +8,6 @@ A hit is widened to the identifier token around it; the token counts only in a s
 """
 from __future__ import annotations
 
-import bisect
 import os
 import re
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ IGNORE_MARK = "registry: ignore"
 _STEM = re.compile(r"^[a-z][a-z-]*?-?\d+")      # up to the first number: gpt-4, claude-3, llama3
 _QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`""")
 _INLINE_CODE = re.compile(r"`+[^`]+`+")
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)", re.M)
 
 CONFIG_SUFFIXES = frozenset({".yaml", ".yml", ".json", ".jsonc", ".toml", ".env", ".tf", ".tfvars", ".hcl",
@@ -88,7 +88,9 @@ class Matcher:
         """The distinct candidate ids in a file's text, in order (each place at most once)."""
         if not len(self.automaton):
             return []
-        lowered = text.lower() if text.isascii() else "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+        lowered = text.lower()
+        if len(lowered) != len(text):   # a letter lowered to two ('İ'): offsets must stay the text's
+            lowered = text.translate(_ASCII_LOWER)
         spans, last_end = [], -1
         for end, length in self.automaton.iter_long(lowered):
             if end < last_end:
@@ -128,18 +130,16 @@ class _Context:
     def __init__(self, path: str, text: str):
         self.text = text
         self.kind = kind_of(path)
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.fenced = self._fences() if self.kind == "markdown" else []
 
     def position(self, offset: int) -> tuple[int, int]:
         """(line, col) of an offset, both 1-based."""
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i + 1, offset - self.starts[i] + 1
+        return self.text.count("\n", 0, offset) + 1, offset - self.text.rfind("\n", 0, offset)
 
     def _line(self, offset: int) -> tuple[int, str]:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
-        return self.starts[i], self.text[self.starts[i]:end]
+        start = self.text.rfind("\n", 0, offset) + 1
+        end = self.text.find("\n", offset)
+        return start, self.text[start:end if end >= 0 else len(self.text)]
 
     def _fences(self) -> list[tuple[int, int]]:
         marks = [m.start() for m in _FENCE.finditer(self.text)]

@@ -84,16 +84,16 @@ def files(roots: Iterable[str], include=None, exclude=None, vendored: bool = Fal
 
 
 def _wanted(rel: str, include, exclude) -> bool:
-    rel = rel.replace(os.sep, "/")
+    rel = rel.replace(os.sep, "/")   # a path named on the command line may use the OS separator
     if include is not None and not include.match_file(rel):
         return False
     return exclude is None or not exclude.match_file(rel)
 
 
 def _walk(root: str, include, exclude, vendored: bool) -> Iterator[tuple[str, str]]:
-    stack = [(root, [])]
+    stack = [(root, "", [])]
     while stack:
-        directory, rules = stack.pop()
+        directory, prefix, rules = stack.pop()
         spec = _gitignore(directory)
         if spec is not None:
             rules = rules + [(directory, spec)]
@@ -103,13 +103,13 @@ def _walk(root: str, include, exclude, vendored: bool) -> Iterator[tuple[str, st
             continue
         below = []
         for entry in entries:
-            rel = os.path.relpath(entry.path, root)
+            rel = prefix + entry.name
             if entry.is_dir(follow_symlinks=False):
                 if (entry.name in VENDORED and not vendored) or _ignored(rules, entry.path, True):
                     continue
-                if exclude is not None and exclude.match_file(rel.replace(os.sep, "/") + "/"):
+                if exclude is not None and exclude.match_file(rel + "/"):
                     continue
-                below.append((entry.path, rules))
+                below.append((entry.path, rel + "/", rules))
             elif entry.is_file(follow_symlinks=False):
                 if entry.name in LOCK_FILES or _ignored(rules, entry.path, False):
                     continue
