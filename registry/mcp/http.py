@@ -7,10 +7,12 @@ the request's thread, with the request's database connection (docs/api-decisions
 from __future__ import annotations
 
 import asyncio
+import json
 
 import anyio
 from flask import Blueprint, Response, current_app, request
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.types import INVALID_REQUEST, PARSE_ERROR
 
 from ..db import get_db
 from .server import DATABASE, server
@@ -19,13 +21,23 @@ bp = Blueprint("mcp", __name__)
 PATH = "/mcp"
 
 
+def _headers() -> list:
+    """The request's headers for the SDK; a missing or wildcard Accept does accept JSON (RFC 9110 §12.5.1),
+    which the SDK's literal check would otherwise refuse."""
+    headers = [(k.lower(), v) for k, v in request.headers.items()]
+    accept = request.headers.get("Accept", "*/*")
+    if "application/json" not in accept and ("*/*" in accept or "application/*" in accept):
+        headers = [(k, v) for k, v in headers if k != "accept"] + [("accept", "application/json, " + accept)]
+    return [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+
+
 def _scope() -> dict:
     host, _, port = (request.host or "localhost").partition(":")
     return {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": request.method,
         "scheme": request.scheme, "path": PATH, "raw_path": PATH.encode(), "root_path": "",
         "query_string": request.query_string,
-        "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()],
+        "headers": _headers(),
         "client": (request.remote_addr or "", 0), "server": (host, int(port) if port.isdigit() else 80),
     }
 
@@ -55,12 +67,29 @@ async def _exchange(scope: dict, body: bytes) -> tuple[int, list, bytes]:
     return answer["status"], answer["headers"], b"".join(answer["body"])
 
 
-@bp.route(PATH, methods=["GET", "POST", "DELETE"])
+def _rpc_error(code: int, message: str, status: int = 400) -> Response:
+    return Response(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}),
+                    status=status, mimetype="application/json")
+
+
+@bp.post(PATH)
 def mcp_endpoint():
+    data = request.get_data()
+    try:   # the SDK answers a body that is not UTF-8 with a 500: refuse it here as the parse error it is
+        json.loads(data)
+    except ValueError:
+        return _rpc_error(PARSE_ERROR, "Parse error: the body is not JSON (UTF-8).")
     token = DATABASE.set((get_db(), current_app.config["DATABASE"]))
     try:
-        status, headers, body = asyncio.run(_exchange(_scope(), request.get_data()))
+        status, headers, body = asyncio.run(_exchange(_scope(), data))
     finally:
         DATABASE.reset(token)
-    kept = [(k, v) for k, v in headers if k.lower() not in ("content-length", "transfer-encoding")]
-    return Response(body, status=status, headers=kept)
+    kept = [(k, v) for k, v in headers if k.lower() not in ("content-length", "transfer-encoding", "content-type")]
+    mimetype = next((v for k, v in headers if k.lower() == "content-type"), None)
+    if status >= 400 and not (mimetype or "").startswith("application/json"):
+        # The transport's own refusals (a missing Content-Type ...) are plain text: every error of
+        # this endpoint is a JSON-RPC error instead (INVALID_REQUEST), as MCP clients read them.
+        answer = _rpc_error(INVALID_REQUEST, body.decode("utf-8", "replace") or "Invalid request", status)
+        answer.headers.extend(kept)
+        return answer
+    return Response(body, status=status, headers=kept, mimetype=mimetype)
