@@ -144,15 +144,20 @@ def audit_command():
 
 @click.command("scan")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True))
-@click.option("--registry", "registry_url", metavar="URL", help="Ask a running registry instead of the local database.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text", show_default=True)
-@click.option("--include", multiple=True, metavar="GLOB", help="Scan only files matching (gitignore syntax; repeatable).")
+@click.option("--registry", "registry_url", metavar="URL",
+              help="Ask a running registry instead of the local database.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True)
+@click.option("--include", multiple=True, metavar="GLOB",
+              help="Scan only files matching (gitignore syntax; repeatable).")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching (gitignore syntax; repeatable).")
 @click.option("--vendored", is_flag=True, help="Also walk vendored folders (node_modules, .venv, vendor, ...).")
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.8, show_default=True,
               help="Report matches at least this sure: 1.0 exact, 0.8 normalized, 0.5 substring.")
-@click.option("--fail-on", type=click.Choice(["deprecated", "sunset"]), help="Exit 1 when an id of this status (or worse) is found.")
-@click.option("--fail-within", type=click.IntRange(0), metavar="DAYS", help="Exit 1 when an id shuts down within DAYS days.")
+@click.option("--fail-on", type=click.Choice(["deprecated", "sunset"]),
+              help="Exit 1 when an id of this status (or worse) is found.")
+@click.option("--fail-within", type=click.IntRange(0), metavar="DAYS",
+              help="Exit 1 when an id shuts down within DAYS days.")
 @click.option("--fix", is_flag=True, help="Rewrite each deprecated or sunset id to its upgrade, in its own format.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the unified diff --fix would make; write nothing.")
 @with_appcontext

@@ -36,7 +36,8 @@ def server() -> FastMCP:
 
     @mcp.tool()
     def check(identifiers: list[str]) -> dict:
-        """Check up to 100 model ids at once: for each, status, shutdown date, days left and the upgrade in its own format."""
+        """Check up to 100 model ids at once: for each, status, shutdown date, days left and the upgrade
+        in its own format."""
         return tools.check(*DATABASE.get(), identifiers)
 
     @mcp.tool()
