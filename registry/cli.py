@@ -184,7 +184,9 @@ def scan_command(paths, registry_url, fmt, include, exclude, vendored, min_confi
     render = {"text": report.text, "json": report.as_json, "github": report.github, "sarif": sarif.sarif}[fmt]
     if not show_diff:
         click.echo(render(findings, files))
-    if scan.failing(findings, fail_on, fail_within):
+    # After --fix, what is left decides: the ids that had no working upgrade in their format.
+    left = [f for f in findings if not f.fixable] if fix and not show_diff else findings
+    if scan.failing(left, fail_on, fail_within):
         sys.exit(1)
 
 

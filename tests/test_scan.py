@@ -167,6 +167,10 @@ def test_github_annotations(repo, scan):
     (("--include", "config/settings.json", "--fail-within", "30"), 0),        # shuts down in 2099
     (("--include", "config/settings.json", "--fail-within", "30000"), 1),
     (("--exclude", "*", "--fail-on", "deprecated"), 0),
+    # after --fix only what had no working upgrade decides: claude-3-5-sonnet-v2@20241022 (deprecated)
+    (("--fix", "--include", "svc/", "--fail-on", "deprecated"), 1),
+    (("--fix", "--include", "infra/", "--fail-on", "deprecated"), 0),
+    (("--diff", "--include", "infra/", "--fail-on", "deprecated"), 1),
 ])
 def test_exit_codes(repo, scan, args, code):
     assert scan(*args)[0] == code
