@@ -83,9 +83,11 @@ def scan_section(scan: dict) -> str:
     rg = scan.get("rg") or {}
     out += [f"`registry scan {scan['tree']} --vendored --format json` (the curated registry's "
             f"{scan['aliases']:,} aliases; {scan['findings']} findings): median {scan['scan_s']:.2f} s of "
-            f"{scan['rounds']} runs, peak RSS {scan['scan_rss_mb']:.0f} MB. "
+            f"{scan['rounds']} runs ({scan['scan_cpu_s']:.2f} s of CPU, its workers included), peak RSS "
+            f"{scan['scan_rss_mb']:.0f} MB. "
             + (f"`rg -F -f aliases.txt -c` ({rg['version']}, {rg['files']:,} files, all threads): "
-               f"{rg['s']:.2f} s, peak RSS {rg['rss_mb']:.0f} MB." if rg else "ripgrep was not available."), ""]
+               f"{rg['s']:.2f} s ({rg['cpu_s']:.2f} s of CPU), peak RSS {rg['rss_mb']:.0f} MB."
+               if rg else "ripgrep was not available."), ""]
     return "\n".join(out)
 
 
