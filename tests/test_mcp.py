@@ -100,7 +100,7 @@ def test_stdio(db_path):
 
 @pytest.fixture(scope="module")
 def server(db_path, tmp_path_factory):
-    srv = Server(registry_command(), server_env(db_path, REGISTRY_TODAY=TODAY, RATELIMIT_PUBLIC="40/minute"),
+    srv = Server(registry_command(), server_env(db_path, REGISTRY_TODAY=TODAY, RATELIMIT_PUBLIC="200/minute"),
                  tmp_path_factory.mktemp("mcp-log") / "server.log")
     try:
         srv.wait_ready()

@@ -238,3 +238,10 @@ def test_remote_that_cannot_answer_stops_the_scan(status, headers):
 def test_unreachable_registry_exits_2(repo, scan):
     code, out = scan("--registry", "http://127.0.0.1:9")
     assert code == 2 and "cannot answer" in out
+
+
+def test_missing_database_exits_2(repo, tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "absent.db")})
+    result = app.test_cli_runner().invoke(args=["scan"])
+    assert result.exit_code == 2 and "cannot answer" in result.output
+    assert not (tmp_path / "absent.db").exists()   # a scan never creates a database
