@@ -62,22 +62,31 @@ def start_floor(log_dir: Path) -> Server:
 
 # -- load generators -------------------------------------------------------------------------------
 
-def ensure_wrk(log=print) -> str | None:
-    """The wrk binary; installed with apt-get when missing and this user may (else None: Python load)."""
-    found = shutil.which("wrk")
+def ensure_tool(name: str, log=print) -> str | None:
+    """A binary from the Debian package of the same name (wrk, ripgrep's rg); installed with apt-get when
+    missing and this user may, else None."""
+    binary = {"ripgrep": "rg"}.get(name, name)
+    found = shutil.which(binary)
     if found:
         return found
     apt = shutil.which("apt-get")
     if apt and os.geteuid() == 0:
-        log("wrk is missing: apt-get install -y wrk ...")
-        install = [apt, "install", "-y", "-q", "wrk"]
+        log(f"{binary} is missing: apt-get install -y {name} ...")
+        install = [apt, "install", "-y", "-q", name]
         for command in (install, [apt, "update", "-q"], install):
             done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
-            if done.returncode == 0 and shutil.which("wrk"):
-                return shutil.which("wrk")
-    log("wrk unavailable: using the Python load generator (lower ceiling; ratios stay comparable)")
+            if done.returncode == 0 and shutil.which(binary):
+                return shutil.which(binary)
     return None
+
+
+def ensure_wrk(log=print) -> str | None:
+    """The wrk binary (else None: Python load)."""
+    found = ensure_tool("wrk", log)
+    if found is None:
+        log("wrk unavailable: using the Python load generator (lower ceiling; ratios stay comparable)")
+    return found
 
 
 _LUA = """

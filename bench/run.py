@@ -8,7 +8,8 @@
 Phases: build (or reuse, from bench/.cache/) the registries; in-process latency per endpoint and
 resolve stage at every size; HTTP throughput of the hot endpoints against a floor app under the
 shipped gunicorn settings, and the server's peak RSS, on the largest size; ingestion of a hub
-snapshot of that many repos and its idempotent re-run. Prints the results as markdown and writes
+snapshot of that many repos and its idempotent re-run; `registry scan` of the project's .venv against
+ripgrep (--only-scan runs just that row). Prints the results as markdown and writes
 them to bench/results.md (--quick: bench/.cache/results-quick.md, unless --out says otherwise).
 """
 from __future__ import annotations
@@ -33,6 +34,7 @@ import synth  # noqa: E402  (first: puts scripts/ on sys.path)
 import httpload  # noqa: E402
 import inproc  # noqa: E402
 import ingestbench  # noqa: E402
+import scanbench  # noqa: E402
 import tables  # noqa: E402
 
 FULL = {"sizes": [1000, 10_000, 50_000], "requests": 1000, "seconds": 3, "rounds": 5}
@@ -135,8 +137,15 @@ def main() -> int:
                     help="only these rows, comma-separated (e.g. 'model page,family page')")
     ap.add_argument("--skip-http", action="store_true")
     ap.add_argument("--skip-ingest", action="store_true")
+    ap.add_argument("--skip-scan", action="store_true")
+    ap.add_argument("--only-scan", action="store_true",
+                    help="only the scan row: `registry scan .venv` against ripgrep (prints, writes nothing)")
     ap.add_argument("--out", type=Path, help="markdown output (default bench/results.md)")
     args = ap.parse_args()
+    if args.only_scan:
+        db, _ = synth.curated_db(log)
+        print(tables.scan_section(scanbench.measure(db, ROOT / ".venv", log=log)))
+        return 0
     preset = QUICK if args.quick else FULL
     sizes = args.sizes or preset["sizes"]
     requests = args.requests or preset["requests"]
@@ -172,6 +181,10 @@ def main() -> int:
         res["ingest"] = ingestbench.measure(paths["curated"], max(sizes), synth.CACHE, log)
         if res["ingest"]["rerun"]["added"] or res["ingest"]["rerun"]["updated"]:
             res["notes"].append("The re-run wrote models: ingestion is not idempotent.")
+
+    if not args.skip_scan:
+        log("== registry scan of the project's .venv against ripgrep")
+        res["scan"] = scanbench.measure(paths["curated"], ROOT / ".venv", log=log)
 
     res["elapsed_s"] = time.perf_counter() - began
     text = tables.render(res)

@@ -11,6 +11,7 @@ TARGETS = {   # what issue 9 asks of the service
     "ingest_s": 30.0,      # first ingest of the hub snapshot, at most
     "rerun_s": 15.0,       # idempotent re-run, at most (and zero writes)
     "rss_mb": 150.0,       # server worker peak RSS after the load, at most
+    "scan_ratio": 0.25,    # issue 19: registry scan's speed / ripgrep's on the same tree, at least
 }
 
 
@@ -63,7 +64,32 @@ def target_rows(res: dict) -> list:
         rows.append((f"server peak RSS (gunicorn worker VmHWM after the HTTP load, {_label(largest)} models)",
                      f"{mem['worker_hwm_mb']:.0f} MB", f"≤ {TARGETS['rss_mb']:.0f} MB",
                      verdict(mem["worker_hwm_mb"] <= TARGETS["rss_mb"])))
+    scan = res.get("scan")
+    if scan and scan.get("rg"):
+        rows.append(_scan_target(scan))
     return rows
+
+
+def _scan_target(scan: dict) -> tuple:
+    return (f"`registry scan` of .venv ({scan['files_scanned']:,} files) vs `rg -F -f` of its "
+            f"{scan['aliases']:,} aliases", f"{scan['ratio']:.2f}× ({scan['scan_s']:.2f} s vs {scan['rg']['s']:.2f} s)",
+            f"≥ {TARGETS['scan_ratio']:.2f}×", verdict(scan["ratio"] >= TARGETS["scan_ratio"]))
+
+
+def scan_section(scan: dict) -> str:
+    """The scan row and its details, as markdown."""
+    out = ["## registry scan against ripgrep", ""]
+    if scan.get("rg"):
+        out += [table(["target", "measured", "limit", "result"], [_scan_target(scan)]), ""]
+    rg = scan.get("rg") or {}
+    out += [f"`registry scan {scan['tree']} --vendored --format json` (the curated registry's "
+            f"{scan['aliases']:,} aliases; {scan['findings']} findings): median {scan['scan_s']:.2f} s of "
+            f"{scan['rounds']} runs ({scan['scan_cpu_s']:.2f} s of CPU, its workers included), peak RSS "
+            f"{scan['scan_rss_mb']:.0f} MB. "
+            + (f"`rg -F -f aliases.txt -c` ({rg['version']}, {rg['files']:,} files, all threads): "
+               f"{rg['s']:.2f} s ({rg['cpu_s']:.2f} s of CPU), peak RSS {rg['rss_mb']:.0f} MB."
+               if rg else "ripgrep was not available."), ""]
+    return "\n".join(out)
 
 
 def table(header: list, rows: list) -> str:
@@ -156,6 +182,8 @@ def render(res: dict) -> str:
         ]), "", f"Models after: {ing['models_after']:,}. Re-run left models, aliases and search documents "
             f"{'byte-for-byte unchanged' if ing['rerun_unchanged'] else 'CHANGED'}.", ""]
 
+    if res.get("scan"):
+        out += [scan_section(res["scan"])]
     out += ["## Registries", "", table(["registry", "models", "aliases", "families", "providers", "built"], [
         [_label(s), f"{r['models']:,}", f"{r['aliases']:,}", r["families"], r["providers"], r["built"]]
         for s, r in res["registries"].items()]), ""]

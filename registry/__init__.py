@@ -30,6 +30,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     web.install(app)
     from .api import bp
     app.register_blueprint(bp)
+    from .mcp.http import bp as mcp_bp   # the MCP tools over streamable HTTP (docs/api-decisions.md#mcp)
+    app.register_blueprint(mcp_bp)
     web.install_documents(app)
     from . import pages
     pages.init_app(app)

@@ -367,3 +367,18 @@ def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit
             return []
         filters[key] = [row[0]] if key == "models" else row[0]
     return list_changes(db, filters, limit)
+
+
+def alias_strings(db) -> list:
+    """Every alias string (the scanner's automaton is built from them)."""
+    return [r[0] for r in db.execute("SELECT DISTINCT alias FROM aliases")]
+
+
+def shutdowns_between(db, first: str, last: str, provider: str | None = None) -> list:
+    """Full rows of the models whose shutdown day is in [first, last], soonest first (optionally one provider's)."""
+    sql = MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ?"
+    args = [first, last]
+    if provider:
+        sql += " AND p.slug = ?"
+        args.append(provider)
+    return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()

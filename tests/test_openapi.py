@@ -39,10 +39,10 @@ def test_document_is_openapi_3_1_under_the_versioned_prefix():
 
 
 def routes_of(app, api: bool) -> set:
-    """(path, method) of every route under /api/v1 (api) or outside it, in OpenAPI's path form."""
+    """(path, method) of every route of the API (api) or of the pages blueprint, in OpenAPI's path form."""
     routes = set()
     for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/api/v1/") is not api:
+        if rule.endpoint.startswith("pages.") is api:
             continue
         path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule).removeprefix("/api/v1")
         if not api and path.endswith(".md"):   # a page's Markdown twin, documented with the page
@@ -85,9 +85,10 @@ def test_every_operation_documents_errors_and_rate_limit_headers(path, method):
             assert response["content"]["application/json"]["schema"]["$ref"].endswith("Error")
     admin = path.startswith("/admin/")
     assert operation(path, method).get("security") == ([{"adminKey": []}] if admin else None)
-    success = responses["202" if method == "post" else "200"]
-    assert ("ETag" in success["headers"]) is not admin
-    if not admin:
+    rpc = path == "/mcp"   # JSON-RPC over POST: answers are not cacheable (docs/api-decisions.md#mcp)
+    success = responses["202" if method == "post" and not rpc else "200"]
+    assert ("ETag" in success["headers"]) is not (admin or rpc)
+    if not (admin or rpc):
         assert "304" in responses
 
 

@@ -4,6 +4,7 @@ from flask import jsonify
 from .. import queries
 from ..db import get_db
 from ..fields import STATUSES
+from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
 from . import bp, get_or_404, params
@@ -45,13 +46,7 @@ def get_model(slug):
 def get_upgrade(slug):
     row = get_or_404("Model", queries.model_by_slug, slug)
     upgrade = upgrade_for(get_db(), row)
-    return jsonify({
-        "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
-        "upgrade": None if upgrade is None else {
-            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"],
-            "release_date": upgrade["release_date"]},
-        "is_latest": row["status"] == "latest",
-    }), lifecycle_headers(row, upgrade)
+    return jsonify(upgrade_answer(row, upgrade)), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/history")

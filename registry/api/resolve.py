@@ -4,6 +4,7 @@ from flask import current_app, jsonify
 from ..db import get_db, request_generation
 from ..web.errors import ApiError
 from ..resolve import resolve_identifier
+from ..resolve.answers import resolve_answer
 from . import bp, params
 from .signals import lifecycle_headers
 
@@ -14,15 +15,4 @@ def resolve():
     found = resolve_identifier(get_db(), current_app.config["DATABASE"], request_generation(), q)
     if found is None:
         raise ApiError(404, "not_found", f"No model matches '{q}'.")
-    row, upgrade, chosen, platform = found.model, found.upgrade, found.upgrade_alias, found.platform
-    return jsonify({
-        "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": found.status,
-                          "family": row["family_slug"]},
-        "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
-        "confidence": found.match.confidence,
-        "is_latest": row["status"] == "latest",
-        "upgrade": None if upgrade is None else {
-            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"]},
-        "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
-        "platform_lifecycle": platform,
-    }), lifecycle_headers(platform or row, upgrade)
+    return jsonify(resolve_answer(found)), lifecycle_headers(found.platform or found.model, found.upgrade)

@@ -1,0 +1,51 @@
+"""The JSON shapes of resolve and upgrade answers: one copy for the API views, the scanner and MCP."""
+from __future__ import annotations
+
+from datetime import date
+
+from ..merge import lifecycle
+from . import Resolution
+
+
+def resolve_answer(found: Resolution) -> dict:
+    """What GET /resolve answers for a Resolution (docs/api-decisions.md#resolve)."""
+    row, upgrade, chosen, platform = found.model, found.upgrade, found.upgrade_alias, found.platform
+    return {
+        "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": found.status,
+                          "family": row["family_slug"]},
+        "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
+        "confidence": found.match.confidence,
+        "is_latest": row["status"] == "latest",
+        "upgrade": None if upgrade is None else {
+            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"]},
+        "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
+        "platform_lifecycle": platform,
+    }
+
+
+def upgrade_answer(row, upgrade) -> dict:
+    """What GET /models/{slug}/upgrade answers for a model row and its upgrade row (or None)."""
+    return {
+        "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
+        "upgrade": None if upgrade is None else {
+            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"],
+            "release_date": upgrade["release_date"]},
+        "is_latest": row["status"] == "latest",
+    }
+
+
+def days_left(day: str | None, on: str | None = None) -> int | None:
+    """Whole days from today (UTC, or REGISTRY_TODAY) to day; negative once it has passed; None if unknown."""
+    if not day:
+        return None
+    try:
+        return (date.fromisoformat(day[:10]) - date.fromisoformat(on or lifecycle.today())).days
+    except ValueError:   # a month-only date ('2025-04') has no day to count to
+        return None
+
+
+def shutdown_of(model: dict, platform: dict | None) -> str | None:
+    """The shutdown day that applies to an id: its cloud's own schedule, else the model's sunset_date."""
+    if platform is not None:
+        return platform.get("sunset_date")
+    return model.get("sunset_date")

@@ -1,0 +1,247 @@
+"""`registry scan` on the fixture repository (tests/data/scan/repo): what it reports, in every format,
+what --fix leaves (tests/data/scan/fixed), exit codes for CI, and the remote lookup's manners."""
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+import responses
+
+from registry import create_app
+from registry.db import close_thread_connections
+from registry.scan.lookup import RegistryUnavailable, RemoteLookup
+
+from helpers import DATA, build_db
+from servers import Server, registry_command, server_env
+
+SCAN = DATA / "scan"
+# Names git or this project's tree would not keep as they are: the test gives them their real names.
+RENAMED = {"gitignore": ".gitignore", "config/dot-env": "config/.env"}
+
+# Every deprecated and sunset id of the fixture repository, with the upgrade in its own format
+# (None: reported, not fixable: no id of that format, no working upgrade, or none at all).
+EXPECTED = [
+    ("app/client.py", 5, 18, "claude-3-sonnet-20240229", "sunset", "claude-sonnet-4-5-20250929"),
+    ("app/client.py", 6, 15, "claude-3-haiku-20240307", "sunset", None),
+    ("app/client.py", 8, 11, "bedrock/anthropic.claude-3-sonnet-20240229-v1:0", "sunset",
+     "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("config/.env", 2, 17, "claude-3-5-sonnet-20241022", "deprecated", "claude-sonnet-4-5-20250929"),
+    ("config/models.yaml", 3, 10, "claude-3-5-sonnet-20241022", "deprecated", "claude-sonnet-4-5-20250929"),
+    ("config/models.yaml", 4, 14, "anthropic/claude-3-sonnet", "sunset", "anthropic/claude-sonnet-4.5"),
+    ("config/models.yaml", 7, 8, "claude-instant-1.2", "sunset", None),
+    ("config/pyproject.toml", 2, 10, "claude-3-sonnet-20240229", "sunset", "claude-sonnet-4-5-20250929"),
+    ("config/settings.json", 2, 13, "anthropic.claude-3-5-sonnet-20241022-v2:0", "deprecated",
+     "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("docs/usage.md", 5, 15, "claude-3-haiku-20240307", "sunset", None),
+    ("docs/usage.md", 8, 31, "claude-3-5-sonnet-20241022", "deprecated", "claude-sonnet-4-5-20250929"),
+    ("infra/main.tf", 4, 18, "anthropic.claude-3-sonnet-20240229-v1:0", "sunset",
+     "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("infra/main.tf", 9, 14, "us.anthropic.claude-3-5-sonnet-20241022-v2:0", "deprecated",
+     "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("java/src/com/example/Models.java", 4, 45, "eu.anthropic.claude-3-5-sonnet-20241022-v2:0", "deprecated",
+     "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("java/src/com/example/Models.java", 5, 44, "anthropic.claude-3-sonnet-20240229-v1:0", "sunset",
+     "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("svc/cmd/main.go", 5, 23, "us.anthropic.claude-3-5-sonnet-20241022-v2:0", "deprecated",
+     "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    ("svc/cmd/main.go", 6, 22, "claude-3-5-sonnet-v2@20241022", "deprecated", None),
+    ("web/chat.ts", 2, 23, "claude-3-5-sonnet-latest", "deprecated", "claude-sonnet-4-5"),
+    ("web/chat.ts", 3, 39, "anthropic/claude-3.5-sonnet", "deprecated", "anthropic/claude-sonnet-4.5"),
+    ("web/chat.ts", 4, 16, "Claude-3-Sonnet-20240229", "sunset", "claude-sonnet-4-5-20250929"),
+    ("web/legacy.js", 2, 13, "claude-instant-1.2", "sunset", None),
+    ("web/legacy.js", 3, 11, "claude-3-haiku-20240307", "sunset", None),
+]
+UNFIXABLE = [e for e in EXPECTED if e[5] is None]
+
+
+def tree(root: Path) -> dict:
+    """relative path -> bytes of every file under root."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def materialize(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    for stored, real in RENAMED.items():
+        (target / stored).rename(target / real)
+    return target
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("scan-db") / "registry.db"
+    build_db(path, DATA / "curation")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A copy of the fixture repository, plus what cannot be committed here: a binary holding an id."""
+    root = materialize(SCAN / "repo", tmp_path / "repo")
+    (root / "app" / "blob.bin").write_bytes(b"claude-3-sonnet-20240229\0\x01\x02")
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.fixture
+def scan(db_path):
+    """Run `registry scan ARGS` in-process; (exit code, output)."""
+    app = create_app({"TESTING": True, "DATABASE": str(db_path)})
+
+    def run(*args):
+        result = app.test_cli_runner().invoke(args=["scan", *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        return result.exit_code, result.output
+
+    yield run
+    close_thread_connections()
+
+
+def found(output: str) -> list:
+    return [(f["path"], f["line"], f["col"], f["text"], f["status"], f["upgrade_alias"] if f["fixable"] else None)
+            for f in json.loads(output)["findings"]]
+
+
+def test_reports_every_retiring_id_and_nothing_else(repo, scan):
+    code, out = scan("--format", "json")
+    assert code == 0
+    assert found(out) == EXPECTED
+    body = json.loads(out)
+    assert body["files_scanned"] == 12   # not the binary, the lock file, node_modules/ or generated/
+    sonnet = next(f for f in body["findings"] if f["text"] == "claude-3-sonnet-20240229")
+    assert (sonnet["shutdown"], sonnet["days_left"]) == ("2025-07-21", -488)
+    assert sonnet["model"] == "claude-3-sonnet-20240229"
+
+
+def test_fix_leaves_the_expected_tree_and_a_second_fix_changes_nothing(repo, scan, tmp_path):
+    expected = tree(materialize(SCAN / "fixed", tmp_path / "expected"))
+    code, _ = scan("--fix")
+    assert code == 0
+    after = tree(repo)
+    after.pop("app/blob.bin")
+    assert after == expected
+    assert not list(repo.rglob(".registry-fix-*"))   # no temporary file left behind
+    code, out = scan("--fix", "--format", "json")
+    assert tree(repo) == {**expected, "app/blob.bin": (repo / "app/blob.bin").read_bytes()}
+    assert found(out) == UNFIXABLE   # what is left has no working upgrade in its format
+
+
+def test_diff_writes_nothing(repo, scan):
+    before = tree(repo)
+    code, out = scan("--diff")
+    assert code == 0 and tree(repo) == before
+    assert out.count("\n+++ b/") + out.startswith("+++ b/") == 10   # the ten files --fix changes
+    assert '-ROUTED = "bedrock/anthropic.claude-3-sonnet-20240229-v1:0"' in out
+    assert '+ROUTED = "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0"' in out
+
+
+def test_sarif_is_valid_2_1_0(repo, scan):
+    schema = json.loads((DATA / "sarif-schema-2.1.0.json").read_text())
+    code, out = scan("--format", "sarif")
+    log = json.loads(out)
+    jsonschema.Draft4Validator(schema).validate(log)
+    results = log["runs"][0]["results"]
+    assert [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+             r["locations"][0]["physicalLocation"]["region"]["startLine"],
+             r["locations"][0]["physicalLocation"]["region"]["startColumn"]) for r in results] \
+        == [e[:3] for e in EXPECTED]
+    assert {r["ruleId"] for r in results} == {"sunset-model-id", "deprecated-model-id"}
+    assert sum("fixes" in r for r in results) == len(EXPECTED) - len(UNFIXABLE)
+
+
+def test_github_annotations(repo, scan):
+    _, out = scan("--format", "github")
+    lines = out.splitlines()
+    assert len(lines) == len(EXPECTED) + 1
+    assert lines[0].startswith("::error file=app/client.py,line=5,col=18,endColumn=42,title=sunset model id::")
+    assert lines[3].startswith("::warning file=config/.env,line=2,col=17,")
+
+
+@pytest.mark.parametrize("args, code", [
+    ((), 0),
+    (("--fail-on", "deprecated"), 1),
+    (("--fail-on", "sunset"), 1),
+    (("--fail-within", "30"), 1),
+    (("--include", "config/settings.json", "--fail-on", "deprecated"), 1),
+    (("--include", "config/settings.json", "--fail-on", "sunset"), 0),        # deprecated only
+    (("--include", "config/settings.json", "--fail-within", "30"), 0),        # shuts down in 2099
+    (("--include", "config/settings.json", "--fail-within", "30000"), 1),
+    (("--exclude", "*", "--fail-on", "deprecated"), 0),
+    # after --fix only what had no working upgrade decides: claude-3-5-sonnet-v2@20241022 (deprecated)
+    (("--fix", "--include", "svc/", "--fail-on", "deprecated"), 1),
+    (("--fix", "--include", "infra/", "--fail-on", "deprecated"), 0),
+    (("--diff", "--include", "infra/", "--fail-on", "deprecated"), 1),
+])
+def test_exit_codes(repo, scan, args, code):
+    assert scan(*args)[0] == code
+
+
+@pytest.mark.parametrize("args, expected", [
+    (("--include", "web/", "--format", "json"), [e for e in EXPECTED if e[0].startswith("web/")]),
+    (("--exclude", "*.md", "--exclude", "config/", "--format", "json"),
+     [e for e in EXPECTED if not e[0].startswith(("docs/", "config/"))]),
+    # exact matches only: the case variant, the bedrock/ route and the eu. profile the registry does
+    # not list (normalized, 0.8) are left out
+    (("--min-confidence", "1", "--format", "json"),
+     [e for e in EXPECTED if e[3] not in ("Claude-3-Sonnet-20240229", "eu.anthropic.claude-3-5-sonnet-20241022-v2:0",
+                                          "bedrock/anthropic.claude-3-sonnet-20240229-v1:0")]),
+    (("web/legacy.js", "config/models.yaml", "--format", "json"),
+     [e for e in EXPECTED if e[0] in ("web/legacy.js", "config/models.yaml")]),
+])
+def test_choosing_what_is_scanned(repo, scan, args, expected):
+    code, out = scan(*args)
+    assert code == 0 and sorted(found(out)) == sorted(expected)
+
+
+def test_vendored_folders_on_request(repo, scan):
+    _, out = scan("--vendored", "--format", "json")
+    assert ("node_modules/some-sdk/index.js", 1, 28, "claude-3-sonnet-20240229", "sunset",
+            "claude-sonnet-4-5-20250929") in found(out)
+
+
+def test_remote_registry_gives_the_same_findings(repo, scan, db_path, tmp_path):
+    srv = Server(registry_command(), server_env(db_path), tmp_path / "server.log")
+    try:
+        srv.wait_ready()
+        code, out = scan("--registry", srv.url, "--format", "json")
+    finally:
+        srv.stop()
+    assert code == 0 and found(out) == EXPECTED
+
+
+@responses.activate
+def test_remote_waits_out_429():
+    """A 429 is waited on for Retry-After seconds, then the same question is asked again, once."""
+    base = "http://registry.test/api/v1"
+    responses.get(f"{base}/models", json={"models": [{"slug": "m-1", "sunset_date": "2030-01-01"}],
+                                          "pagination": {"total_pages": 1}})
+    responses.get(f"{base}/resolve", status=429, headers={"Retry-After": "7"},
+                  json={"error": {"code": "rate_limited", "message": "Rate limit exceeded; retry in 7 seconds."}})
+    answer = {"matched_model": {"slug": "m-1", "status": "deprecated"}, "confidence": 1.0}
+    responses.get(f"{base}/resolve", json=answer)
+    slept = []
+    lookup = RemoteLookup("http://registry.test", sleep=slept.append)
+    got = lookup.resolve_many(["m-1"])
+    assert slept == [7]
+    assert got["m-1"]["lifecycle"]["sunset_date"] == "2030-01-01"
+    assert [c.request.url.split("?")[0].rsplit("/", 1)[-1] for c in responses.calls] == ["models", "resolve", "resolve"]
+
+
+@responses.activate
+@pytest.mark.parametrize("status, headers", [(500, {}), (429, {"Retry-After": "3600"})])
+def test_remote_that_cannot_answer_stops_the_scan(status, headers):
+    responses.get("http://registry.test/api/v1/models", status=status, headers=headers, json={})
+    with pytest.raises(RegistryUnavailable):
+        RemoteLookup("http://registry.test", sleep=lambda s: None).aliases()
+
+
+def test_unreachable_registry_exits_2(repo, scan):
+    code, out = scan("--registry", "http://127.0.0.1:9")
+    assert code == 2 and "cannot answer" in out
+
+
+def test_missing_database_exits_2(repo, tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "absent.db")})
+    result = app.test_cli_runner().invoke(args=["scan"])
+    assert result.exit_code == 2 and "cannot answer" in result.output
+    assert not (tmp_path / "absent.db").exists()   # a scan never creates a database
