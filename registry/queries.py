@@ -284,12 +284,6 @@ def retiring_models(db, status: str, provider: str | None, sort: str, limit: int
                       args + [limit]).fetchall()
 
 
-def shutdowns_between(db, first: str, last: str, limit: int = 100) -> list:
-    """Full rows of models whose shutdown day is in [first, last], soonest first."""
-    return db.execute(MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ? ORDER BY m.sunset_date, m.slug LIMIT ?",
-                      (first, last, limit)).fetchall()
-
-
 def platform_shutdowns(db, first: str, last: str, provider: str | None = None, limit: int = 200) -> list:
     """Clouds' own shutdowns of their ids (metadata.platforms) in [first, last], soonest first:
     [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}}]."""

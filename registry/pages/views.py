@@ -14,6 +14,7 @@ from . import bp, page, present, render
 HORIZON_DAYS = 90        # the home page's "shutdowns of the next 90 days"
 SEARCH_LIMIT = 50        # the search page (the box on home asks the API for fewer)
 CHANGES = 10             # the home page's latest changes
+HOME_SHUTDOWNS = 25      # the home page lists the soonest; /deprecations has them all
 
 
 def _query() -> str | None:
@@ -31,7 +32,8 @@ def home():
     until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
     db = get_db()
     soon = present.shutdowns(queries.shutdowns_between(db, day, until), queries.platform_shutdowns(db, day, until), day)
-    return render("home", shutdowns=soon, horizon=HORIZON_DAYS, until=until,
+    return render("home", shutdowns=soon[:HOME_SHUTDOWNS], more=len(soon) - HOME_SHUTDOWNS, horizon=HORIZON_DAYS,
+                  until=until,
                   changes=present.changes(queries.recent_changes(db, limit=CHANGES)))
 
 
