@@ -165,12 +165,13 @@ def scan_command(paths, registry_url, fmt, include, exclude, vendored, min_confi
                  fix, show_diff):
     """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within."""
     from . import scan
-    from .scan import fix as fixer, report, sarif
+    from .scan import fix as fixer, prefilter, report, sarif
     from .scan.lookup import LocalLookup, RegistryUnavailable, RemoteLookup
     try:
         lookup = RemoteLookup(registry_url) if registry_url else LocalLookup(current_app.config["DATABASE"])
         try:
-            findings, files = scan.scan(paths or ["."], lookup, include, exclude, vendored, min_confidence)
+            findings, files = scan.scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
+                                        ripgrep=prefilter.ripgrep())
         finally:
             lookup.close()
     except (RegistryUnavailable, sqlite3.Error) as exc:
