@@ -322,3 +322,16 @@ def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit
             return []
         filters[key] = [row[0]] if key == "models" else row[0]
     return list_changes(db, filters, limit)
+
+
+def dated_models(db, filters: dict) -> list:
+    """Full rows of models with a deprecation or shutdown day, filtered by models (slugs), provider, family."""
+    where, args = ["(m.deprecation_date IS NOT NULL OR m.sunset_date IS NOT NULL)"], []
+    if filters.get("models"):
+        where.append("m.slug IN (SELECT value FROM json_each(?))")
+        args.append(json.dumps(sorted(filters["models"])))
+    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
+        if filters.get(key) is not None:
+            where.append(f"{column} = ?")
+            args.append(filters[key])
+    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY m.slug", args).fetchall()

@@ -59,7 +59,8 @@ def _model_changes(slug: str, old: dict, new: dict, source: str) -> list:
     found = []
     for field in WATCHED:
         if old[field] != new[field]:
-            found.append(_change("field_changed", new, _provenance(new, field) or source, field, old[field], new[field]))
+            found.append(_change("field_changed", new, _provenance(new, field) or source, field,
+                                 old[field], new[field]))
     for field, kind in (("deprecation_date", "deprecation_announced"), ("sunset_date", "shutdown_scheduled")):
         if old[field] == new[field]:
             continue
