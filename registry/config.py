@@ -85,6 +85,10 @@ SETTINGS = (
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
     Setting("REGISTRY_RESPONSE_CACHE_BYTES", "8388608", _count,
             "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
+    # Webhook receivers on loopback or private addresses reach inside the network (registry/notify/urls.py).
+    Setting("REGISTRY_WEBHOOKS_ALLOW_PRIVATE", None, _flag,
+            "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",
+            "WEBHOOKS_ALLOW_PRIVATE"),
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
     Setting("PORT", "8000", _positive, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),

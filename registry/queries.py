@@ -259,20 +259,6 @@ def run_started(db, run_id: int) -> dict:
     return {"id": row["id"], "source": row["source"], "status": "running", "started_at": row["started_at"]}
 
 
-def model_states(db) -> dict:
-    """slug -> every visible value of each model (change history's snapshot, registry/merge/changes.py)."""
-    rows = db.execute(
-        f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug AS family,"
-        " p.slug AS provider, s.slug AS successor, m.metadata FROM models m JOIN families f ON f.id = m.family_id"
-        " JOIN providers p ON p.id = f.provider_id LEFT JOIN models s ON s.id = m.successor_id")
-    return {r["slug"]: dict(r) for r in rows}
-
-
-def alias_owners(db) -> dict:
-    """alias -> the slug of the model it names."""
-    return dict(db.execute("SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id").fetchall())
-
-
 def change_dict(row) -> dict:
     """A Change object: what changed, when, the value before and after, and whose value it is."""
     return {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
@@ -335,3 +321,10 @@ def dated_models(db, filters: dict) -> list:
             where.append(f"{column} = ?")
             args.append(filters[key])
     return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY m.slug", args).fetchall()
+
+
+def changes_after(db, after_id: int, limit: int) -> list:
+    """Changes with ids above after_id, oldest first (what an endpoint has not been sent yet)."""
+    return [change_dict(r) for r in db.execute("SELECT * FROM changes WHERE id > ? ORDER BY id LIMIT ?",
+                                                (after_id, limit))]
+

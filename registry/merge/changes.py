@@ -32,7 +32,21 @@ class State:
 
 def snapshot(conn) -> State:
     """The visible state now."""
-    return State(queries.model_states(conn), queries.alias_owners(conn))
+    return State(model_states(conn), alias_owners(conn))
+
+def model_states(db) -> dict:
+    """slug -> every visible value of each model (change history's snapshot, registry/merge/changes.py)."""
+    rows = db.execute(
+        f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug AS family,"
+        " p.slug AS provider, s.slug AS successor, m.metadata FROM models m JOIN families f ON f.id = m.family_id"
+        " JOIN providers p ON p.id = f.provider_id LEFT JOIN models s ON s.id = m.successor_id")
+    return {r["slug"]: dict(r) for r in rows}
+
+
+def alias_owners(db) -> dict:
+    """alias -> the slug of the model it names."""
+    return dict(db.execute("SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id").fetchall())
+
 
 
 def _provenance(row: dict, field: str) -> str | None:
