@@ -178,3 +178,14 @@ def test_etag_and_a_new_change_changes_it(history, client, url, monkeypatch, app
 def test_every_kind_is_documented():
     from registry.web.openapi import load_document
     assert load_document()["components"]["schemas"]["ChangeKind"]["enum"] == list(KINDS)
+
+
+@pytest.mark.parametrize("summary", [
+    "plain", "a, b; c\\d", "line one\nline two", "é" * 80, "x" * 74 + "€" * 3, "🙂" * 40 + "tail",
+])
+def test_calendar_text_survives_escaping_and_folding(summary):
+    from registry.feeds import ics
+    event = ics.component("VEVENT", [("UID", "u@x"), ("DTSTAMP", "20260101T000000Z"), ("SUMMARY", ics.text(summary))])
+    body = ics.component("VCALENDAR", [("VERSION", "2.0"), ("PRODID", "-//t//t//EN")], [event])
+    assert all(len(line) <= 75 for line in body.split(b"\r\n"))
+    assert str(icalendar.Calendar.from_ical(body).walk("VEVENT")[0]["SUMMARY"]) == summary

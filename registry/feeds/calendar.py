@@ -6,12 +6,10 @@ shutdown. The upgrade is named in the watched identifier's own format when the c
 (docs/api-decisions.md#feeds).
 """
 import json
-from datetime import date, datetime, timedelta, timezone
-
-import icalendar
+from datetime import date, timedelta
 
 from ..resolve.upgrade import upgrade_alias_for, upgrade_for
-from . import GENERATOR, model_url
+from . import GENERATOR, ics, model_url
 
 MIMETYPE = "text/calendar"
 ALARM_DAYS = (90, 30, 7)
@@ -27,8 +25,12 @@ def uid(slug: str, kind: str) -> str:
     return f"{slug}.{kind}@{GENERATOR}"
 
 
-def _stamp(iso: str) -> datetime:
-    return datetime.strptime(iso, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+def _stamp(iso: str) -> str:
+    return iso.replace("-", "").replace(":", "")   # 2026-11-22T18:04:45Z -> 20261122T180445Z
+
+
+def _day(iso: str) -> str:
+    return iso.replace("-", "")
 
 
 def _upgrade_name(db, row, watched) -> str | None:
@@ -44,33 +46,25 @@ def _upgrade_name(db, row, watched) -> str | None:
     return upgrade["slug"]
 
 
-def _event(row, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> icalendar.Event:
+def _event(row, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
     column, meaning = EVENTS[kind]
     provenance = (json.loads(row["metadata"] or "{}").get("provenance") or {}).get(column)
-    event = icalendar.Event()
-    event.add("uid", uid(row["slug"], kind))
-    event.add("dtstamp", _stamp(row["updated_at"]))
-    event.add("last-modified", _stamp(row["updated_at"]))
-    start = date.fromisoformat(day)
-    event.add("dtstart", start)
-    event.add("dtend", start + timedelta(days=1))
-    event.add("transp", "TRANSPARENT")
-    summary = f"{label} {meaning}" + (f"; move to {upgrade}" if upgrade else "")
-    event.add("summary", summary)
+    url = model_url(base_url, row["slug"])
     lines = [f"{row['display_name']} ({row['provider_name']}) {meaning} on {day}.",
              f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
-             f"Source: {provenance}." if provenance else None, model_url(base_url, row["slug"])]
-    event.add("description", "\n".join(line for line in lines if line))
-    event.add("url", model_url(base_url, row["slug"]))
-    event.add("categories", [kind])
-    if kind == "shutdown_scheduled":
-        for days in ALARM_DAYS:
-            alarm = icalendar.Alarm()
-            alarm.add("action", "DISPLAY")
-            alarm.add("trigger", timedelta(days=-days))
-            alarm.add("description", f"{label} shuts down in {days} days ({day})")
-            event.add_component(alarm)
-    return event
+             f"Source: {provenance}." if provenance else None, url]
+    end = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    properties = [
+        ("UID", ics.text(uid(row["slug"], kind))), ("DTSTAMP", _stamp(row["updated_at"])),
+        ("LAST-MODIFIED", _stamp(row["updated_at"])),
+        ("DTSTART;VALUE=DATE", _day(day)), ("DTEND;VALUE=DATE", _day(end)), ("TRANSP", "TRANSPARENT"),
+        ("SUMMARY", ics.text(f"{label} {meaning}" + (f"; move to {upgrade}" if upgrade else ""))),
+        ("DESCRIPTION", ics.text("\n".join(line for line in lines if line))),
+        ("URL;VALUE=URI", url), ("CATEGORIES", ics.text(kind))]
+    alarms = [ics.component("VALARM", [("ACTION", "DISPLAY"), ("TRIGGER", f"-P{days}D"),
+                                       ("DESCRIPTION", ics.text(f"{label} shuts down in {days} days ({day})"))])
+              for days in (ALARM_DAYS if kind == "shutdown_scheduled" else ())]
+    return ics.component("VEVENT", properties, alarms)
 
 
 def render(db, rows, watched: dict, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
@@ -78,13 +72,7 @@ def render(db, rows, watched: dict, kinds, since: str | None, until: str | None,
 
     watched: slug -> (identifier, alias Match or None), as api/changes.py resolve_watched gives.
     """
-    calendar = icalendar.Calendar()
-    calendar.add("prodid", f"-//{GENERATOR}//lifecycle calendar//EN")
-    calendar.add("version", "2.0")
-    calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", "Model deprecations and shutdowns")
-    calendar.add("refresh-interval", timedelta(days=1), parameters={"VALUE": "DURATION"})
-    calendar.add("x-published-ttl", "P1D")
+    events = []
     for row in rows:
         days = [(kind, row[EVENTS[kind][0]]) for kind in kinds]
         chosen = [(kind, day) for kind, day in days
@@ -94,6 +82,8 @@ def render(db, rows, watched: dict, kinds, since: str | None, until: str | None,
         watched_id = watched.get(row["slug"])
         upgrade = _upgrade_name(db, row, watched_id)
         label = watched_id[0] if watched_id else row["slug"]
-        for kind, day in chosen:
-            calendar.add_component(_event(row, kind, day, upgrade, label, base_url))
-    return calendar.to_ical()
+        events += [_event(row, kind, day, upgrade, label, base_url) for kind, day in chosen]
+    return ics.component("VCALENDAR", [
+        ("VERSION", "2.0"), ("PRODID", f"-//{GENERATOR}//lifecycle calendar//EN"), ("CALSCALE", "GREGORIAN"),
+        ("METHOD", "PUBLISH"), ("X-WR-CALNAME", ics.text("Model deprecations and shutdowns")),
+        ("REFRESH-INTERVAL;VALUE=DURATION", "P1D"), ("X-PUBLISHED-TTL", "P1D")], events)
