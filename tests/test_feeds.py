@@ -176,8 +176,11 @@ def test_etag_and_a_new_change_changes_it(history, client, url, monkeypatch, app
 
 
 def test_every_kind_is_documented():
+    from registry.notify.events import EVENT_KINDS
     from registry.web.openapi import load_document
-    assert load_document()["components"]["schemas"]["ChangeKind"]["enum"] == list(KINDS)
+    schemas = load_document()["components"]["schemas"]
+    assert schemas["ChangeKind"]["enum"] == list(KINDS)
+    assert schemas["EventKind"]["enum"] == list(EVENT_KINDS)
 
 
 @pytest.mark.parametrize("summary", [

@@ -4,6 +4,7 @@ import re
 import pytest
 
 from registry.search import ranking
+from registry.api import changes as changes_api
 from registry.api import models as models_api
 from registry.api.params import MAX_Q
 from registry.curation.rules import ALIAS_SOURCES
@@ -91,6 +92,9 @@ def test_schema_enums_match_the_app():
     ("/models", "max_params", 0, models_api.MAX_PARAMS, None),
     ("/search", "limit", 1, ranking.MAX_LIMIT, ranking.DEFAULT_LIMIT),
     ("/admin/ingestion-runs", "limit", 1, 200, 50),
+    ("/changes", "limit", 1, changes_api.MAX_LIMIT, 50),
+    ("/feeds/changes.atom", "limit", 1, changes_api.MAX_LIMIT, 50),
+    ("/admin/webhooks/{webhook_id}/deliveries", "limit", 1, 200, 50),
 ])
 def test_integer_bounds_match_the_app(path, name, minimum, maximum, default):
     schema = param_schema(path, name)
