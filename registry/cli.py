@@ -1,4 +1,5 @@
 """Command-line interface: `flask --app registry ...` and the `registry` console script."""
+import sqlite3
 import sys
 import traceback
 
@@ -13,6 +14,7 @@ from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .merge.priority import AUTOMATED_SOURCES
 from .merge.runs import describe
+from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
 from .storage import StorageError, writing
 from .curation.report import curation_report
@@ -108,7 +110,9 @@ def ingest_command(source, offline, record, verbose):
 
 
 def _notify(config, budget: float, chatty: bool) -> bool:
-    """Queue and deliver webhook events; print a summary on a terminal and every give-up; True if it ran."""
+    """Queue and deliver webhook events; print a summary on a terminal and every give-up; True unless it failed."""
+    if not _has_webhooks(config["DATABASE"]):
+        return True   # nothing to send: no write, so a refusing disk is reported once, by the sources
     try:
         with writing(config["DATABASE"]):
             conn = connect_rw(config["DATABASE"])
@@ -127,6 +131,19 @@ def _notify(config, budget: float, chatty: bool) -> bool:
     return True
 
 
+def _has_webhooks(path: str) -> bool:
+    try:
+        conn = connect_ro(path)
+    except sqlite3.Error:
+        return False
+    try:
+        return store.has_endpoints(conn)
+    except sqlite3.Error:   # a db the schema step could not bring forward has no webhooks table
+        return False
+    finally:
+        conn.close()
+
+
 @click.command("notify")
 @click.option("--budget", type=click.FloatRange(0, 3600), default=DEFAULT_BUDGET, show_default=True,
               help="Seconds to spend delivering; what is left waits for the next run.")
@@ -135,7 +152,9 @@ def notify_command(budget):
     """Queue webhook events (new changes, shutdown thresholds reached today) and deliver them with retries."""
     config = current_app.config
     ensure_schema(config["DATABASE"])
-    if not _notify(config, budget, True):
+    if not _has_webhooks(config["DATABASE"]):
+        click.echo("webhooks: none registered; nothing to send")
+    elif not _notify(config, budget, True):
         sys.exit(1)
 
 

@@ -79,7 +79,7 @@ SETTINGS = (
     Setting("RATELIMIT_PUBLIC", "100/minute", _text,
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),
-    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by both admin endpoints", "RATELIMIT_ADMIN"),
+    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
     Setting("TRUSTED_PROXIES", "0", _count, "number of reverse proxies whose `X-Forwarded-For` is trusted",
             "TRUSTED_PROXIES"),
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).

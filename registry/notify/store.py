@@ -65,6 +65,11 @@ def webhook_dict(row) -> dict:
             "days_before": json.loads(row["days_before"]), "created_at": row["created_at"]}
 
 
+def has_endpoints(db) -> bool:
+    """Whether any webhook is registered."""
+    return db.execute("SELECT 1 FROM webhooks LIMIT 1").fetchone() is not None
+
+
 def webhooks(db) -> list:
     """Every webhook row, oldest first."""
     return db.execute("SELECT * FROM webhooks ORDER BY id").fetchall()
