@@ -296,6 +296,16 @@ def list_changes(db, filters: dict, limit: int, before_id: int | None = None) ->
     return [change_dict(r) for r in db.execute(sql, args + [limit])]
 
 
+def has_history(db, slug: str) -> bool:
+    """Whether any change names this model slug (a removed model's history outlives its row)."""
+    return db.execute("SELECT 1 FROM changes WHERE model_slug = ? LIMIT 1", (slug,)).fetchone() is not None
+
+
+def provider_slugs(db) -> set:
+    """Every provider's slug."""
+    return {r[0] for r in db.execute("SELECT slug FROM providers")}
+
+
 def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit=10) -> list:
     """The newest changes of one model, family or provider (by row id), or of the whole registry."""
     filters = {}

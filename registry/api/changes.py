@@ -27,7 +27,7 @@ class Watch:
 
 def _known_slug(db, q: str) -> str | None:
     # A model no source lists any longer no longer resolves, but its history does (by its slug).
-    return q if db.execute("SELECT 1 FROM changes WHERE model_slug = ? LIMIT 1", (q,)).fetchone() else None
+    return q if queries.has_history(db, q) else None
 
 
 def resolve_watched(db, identifiers: list) -> dict:

@@ -3,6 +3,7 @@ from contextlib import closing, contextmanager
 
 from flask import current_app, jsonify, request
 
+from .. import queries
 from ..db import connect_rw, get_db
 from ..notify import store, urls
 from ..notify.events import EVENT_KINDS
@@ -57,7 +58,7 @@ def _endpoint_body() -> dict:
     except urls.UnsafeURL as exc:
         raise bad_request(f"'url': {exc}.") from None
     providers = _strings(body, "providers")
-    known = {r[0] for r in get_db().execute("SELECT slug FROM providers")}
+    known = queries.provider_slugs(get_db())
     if set(providers) - known:
         raise bad_request(f"'providers': unknown provider '{sorted(set(providers) - known)[0]}'.")
     kinds = _strings(body, "kinds")
