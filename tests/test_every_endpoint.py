@@ -1,12 +1,15 @@
 """One invariant over every GET route, derived from the app's URL map so a new endpoint cannot be left out:
-it answers JSON; public answers are 200 with ETag and Cache-Control, admin answers without a key are 401 in
-the error shape; every answer carries the rate-limit headers."""
+it answers JSON (a feed its own format); public answers are 200 with ETag and Cache-Control, admin answers
+without a key are 401 in the error shape; every answer carries the rate-limit headers."""
 import pytest
 
 from registry import create_app
 
 from helpers import assert_error, get_routes
 
+# The feeds answer in their own formats; everything else, errors included, is JSON.
+MIMETYPES = {"/api/v1/feeds/changes.atom": "application/atom+xml",
+             "/api/v1/feeds/changes.json": "application/feed+json", "/api/v1/feeds/lifecycle.ics": "text/calendar"}
 ROUTES = get_routes(create_app({"TESTING": True, "DATABASE": "unused-url-map-only.db"}))
 
 
@@ -18,7 +21,7 @@ def test_the_url_map_gives_every_resource():
 @pytest.mark.parametrize("url", ROUTES)
 def test_every_get_route(client, url):
     response = client.get(url)
-    assert response.mimetype == "application/json"
+    assert response.mimetype == MIMETYPES.get(url, "application/json")
     assert all(h in response.headers for h in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"))
     if url.startswith("/api/v1/admin/"):
         assert_error(response, 401, "unauthorized")

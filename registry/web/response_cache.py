@@ -21,19 +21,22 @@ MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to
 
 # Headers a view sets that belong to the answer and so are kept with it (the lifecycle signals).
 KEPT_HEADERS = ("Deprecation", "Sunset", "Link")
+# What is kept: the JSON answers and the feeds (registry/feeds/), each served again with its own type.
+KEPT_TYPES = ("application/json", "application/atom+xml", "application/feed+json", "text/calendar")
 
 
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body, etag, headers) by request path and query, safe across threads."""
+    """A byte-bounded LRU of (generation, body, etag, headers, mimetype) by request path and query, safe across
+    threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers)
+        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers, mimetype)
         self.lock = threading.Lock()
 
     def get(self, key, current: int):
-        """The (body, etag, headers) kept for key at generation current, or None."""
+        """The (body, etag, headers, mimetype) kept for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -44,14 +47,15 @@ class ResponseCache:
             self.entries.move_to_end(key)
             return entry[1:]
 
-    def put(self, key, current: int, body: bytes, etag: str = "", headers: tuple = ()) -> None:
+    def put(self, key, current: int, body: bytes, etag: str = "", headers: tuple = (),
+            mimetype: str = "application/json") -> None:
         """Keep body for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, etag, headers)
+            self.entries[key] = (current, body, etag, headers, mimetype)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
@@ -66,7 +70,8 @@ def _cacheable() -> bool:
 
 def _key() -> tuple:
     # The raw query string, not a parsed one: distinct spellings are distinct keys, never a wrong answer.
-    return request.path, request.query_string
+    # The host too: the feeds' links are absolute (registry/feeds/).
+    return request.host, request.path, request.query_string
 
 
 def serve_cached():
@@ -78,20 +83,20 @@ def serve_cached():
     if kept is None:
         return None
     g.served_from_cache = True
-    response = current_app.response_class(kept[0], status=200, mimetype="application/json", headers=kept[2])
+    response = current_app.response_class(kept[0], status=200, mimetype=kept[3], headers=kept[2])
     response.set_etag(kept[1])   # computed once when kept: the ETag hook finds it and skips hashing
     return response
 
 
 def keep_rendered(response):
-    """Keep a fresh 200 JSON answer under the generation read before it was computed."""
+    """Keep a fresh 200 answer (JSON or a feed) under the generation read before it was computed."""
     cache = current_app.extensions.get("registry_response_cache")
     if (cache is not None and response.status_code == 200 and "generation" in g
-            and not g.get("served_from_cache") and response.mimetype == "application/json"
+            and not g.get("served_from_cache") and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
         response.add_etag()
         kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
-        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept)
+        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept, response.mimetype)
     return response
 
 
