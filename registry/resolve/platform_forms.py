@@ -1,0 +1,160 @@
+"""Platform forms: the "form key" of an identifier, tier C of normalization (pure, standard library only).
+
+Hosting platforms and agent SDKs write a provider's model under its own conventions: chat-only
+platforms drop the words `instruct`, `chat`, `-hf` (Groq `llama3-70b-8192`, Together
+`Llama-3-8b-chat-hf`); some add their own (`-versatile`, `-instant`, `-preview` on Groq, `-Turbo`
+on Together, `-basic` on Fireworks, a context size `-8192`); Fireworks writes `llama-v3p1` and
+Ollama `llama3.1:70b`; a vendor word may lead (`Meta-Llama-3`); a version and a tier word may
+swap places (`claude-4-sonnet`, `claude-sonnet-4`); Ollama names an MoE model by its total size
+only (`qwen3.5:35b` for `Qwen3.5-35B-A3B`). See docs/api-decisions.md#resolve.
+
+form_key(tokens)  -> "words|numbers": the word tokens sorted, the numeric tokens in order. Two
+                     identifiers with one form key differ only by such decorations, never by a
+                     version, a size or a named variant (numbers keep their order and every
+                     word that is not a known decoration stays).
+split(n)          -> the tokens of a normalize() result, with 'llama3' split into 'llama', '3'
+                     and the decorations both sides drop already removed.
+stem(tokens)      -> the leading word tokens ('gpt', 'gpt oss', 'llama'): a platform-added word
+                     is only dropped from a query when no alias with that stem uses the word
+                     (so `gpt-4-turbo` never loses `turbo`: `gpt-3.5-turbo` is a name).
+"""
+from __future__ import annotations
+
+import re
+
+from .normalize import pin_free, pins
+
+DROPPED_WORDS = frozenset({"instruct", "chat", "hf"})       # chat-only platforms drop them
+ADDED_WORDS = frozenset({"turbo", "versatile", "instant", "preview", "basic", "fast"})
+CONTEXT = "#context"                                         # stands for a context-size token
+# Organisations some platforms write in front of a model's name (HF 'Meta-Llama-3', Azure
+# 'cohere-command-r'): organisation names, not model names.
+ORG_WORDS = frozenset({"meta", "cohere", "mistralai", "google", "microsoft", "nvidia", "c4ai"})
+# A word that makes a model out of another one: the string names neither the teacher nor the base.
+DERIVED_WORDS = frozenset({"distill", "distilled"})
+FLOATING = frozenset({"latest", "default"})
+
+_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)$")              # llama3, qwen3, v3, r1, o3
+_SIZE = re.compile(r"\d+(?:\.\d+)?[bm]$|\d+x\d+b$")          # 70b, 1.5b, 8x7b, 135m
+_MOE = re.compile(r"a\d+(?:\.\d+)?b$|\d+e$")                 # active parameters a3b, experts 16e
+_CONTEXT_K = re.compile(r"\d+k$")                            # 16k, 128k
+
+
+def is_context_size(token: str) -> bool:
+    """A context-size token a platform appends: '8192', '32768', '128k' (never a YYMM/MMDD pin)."""
+    if _CONTEXT_K.match(token):
+        return True
+    if token.isdigit() and 4 <= len(token) <= 6:
+        value = int(token)
+        return value >= 2048 and value % 1024 == 0   # 2048..: no YYMM or MMDD pin is a multiple
+    return False
+
+
+def is_size(token: str) -> bool:
+    """A parameter-count token: '70b', '1.5b', '8x7b', '135m'."""
+    return bool(_SIZE.match(token))
+
+
+def split(n: str) -> list[str]:
+    """Tokens of a normalized string: letter/digit runs split; floating words, MoE tokens, 'v' dropped."""
+    out: list[str] = []
+    for t in n.split("-"):
+        if not t or t in FLOATING or _MOE.match(t):
+            continue
+        m = _LETTERS_DIGITS.match(t)
+        if m and not is_size(t):
+            if m.group(1) != "v":                # 'v3' is version 3: 'llama-v3' = 'llama-3'
+                out.append(m.group(1))
+            out.append(m.group(2))
+        elif t != "v":
+            out.append(t)
+    while len(out) > 1 and out[0] in ORG_WORDS:
+        out.pop(0)
+    return out
+
+
+def stem(tokens: list[str]) -> str:
+    """The leading word tokens (those before the first token with a digit)."""
+    words = []
+    for t in tokens:
+        if any(c.isdigit() for c in t):
+            break
+        words.append(t)
+    return " ".join(words)
+
+
+def names(tokens: list[str]) -> set[str]:
+    """The platform words among an alias's tokens (CONTEXT for a context size)."""
+    return {CONTEXT if is_context_size(t) else t for t in tokens
+            if t in ADDED_WORDS or t in DROPPED_WORDS or is_context_size(t)}
+
+
+def query_tokens(tokens: list[str], used: frozenset | set) -> list[str]:
+    """A query's tokens without the platform's decorations, given the words the stem's aliases use:
+    an added word the aliases never use ('-versatile'; not 'turbo' after 'gpt'), and a dropped
+    word when the aliases use one of them ('Llama-3-8b-chat-hf'; not 'gpt-3.5-turbo-instruct')."""
+    drops = not used.isdisjoint(DROPPED_WORDS)
+    return [t for t in tokens
+            if not ((t in ADDED_WORDS and t not in used)
+                    or (t in DROPPED_WORDS and drops)
+                    or (is_context_size(t) and CONTEXT not in used))]
+
+
+def form_key(tokens: list[str]) -> str:
+    """'words|numbers': word tokens sorted, tokens with a digit in order ('' if no number or word)."""
+    words = sorted(t for t in tokens if not any(c.isdigit() for c in t))
+    nums = [t for t in tokens if any(c.isdigit() for c in t)]
+    if not nums and len(words) < 2:       # one word ('deepseek', 'claude') names no model
+        return ""
+    return " ".join(words) + "|" + " ".join(nums)
+
+
+def _alias_tokens(tokens: list[str]) -> list[str]:
+    """An alias's tokens without the words chat-only platforms drop."""
+    return [t for t in tokens if t not in DROPPED_WORDS]
+
+
+def derived(tokens) -> bool:
+    """Do these tokens hold a word that makes another model out of a base ('distill')?"""
+    return any(t in DERIVED_WORDS for t in tokens)
+
+
+def _pins_and_rest(tokens: list[str]) -> tuple[set, list[str]]:
+    """(the snapshot pins, the other tokens) of a token list, pins as normalize.pins() finds them."""
+    joined = "-".join(tokens)
+    return set(pins(joined)), [t for t in pin_free(joined).split("-") if t]
+
+
+class FormIndex:
+    """form key -> the normalized aliases that have it; stem -> the platform words its aliases use."""
+
+    def __init__(self):
+        self.forms: dict[str, tuple[str, ...]] = {}
+        self.names: dict[str, set] = {}
+
+    def add(self, n: str) -> None:
+        """Index one distinct normalized alias."""
+        tokens = split(n)
+        words = names(tokens)
+        if words:
+            self.names.setdefault(stem(tokens), set()).update(words)
+        _, rest = _pins_and_rest(_alias_tokens(tokens))
+        key = form_key(rest)
+        if key:
+            self.forms[key] = self.forms.get(key, ()) + (n,)
+
+    def lookup(self, n: str) -> list[str]:
+        """The normalized aliases q (normalized: n) matches in form, with every pin of q."""
+        tokens = split(n)
+        tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
+        want, rest = _pins_and_rest(tokens)
+        key = form_key(rest)
+        return self._with_pins(key, want) if key else []
+
+    def _with_pins(self, key: str, want: set) -> list[str]:
+        # every pin of q; the aliases pinned exactly as q first ('DeepSeek-R1-Turbo' is
+        # DeepSeek-R1, not its snapshot DeepSeek-R1-0528)
+        found = [(_pins_and_rest(_alias_tokens(split(a)))[0], a) for a in self.forms.get(key, ())]
+        found = [(p, a) for p, a in found if want <= p]
+        same = [a for p, a in found if p == want]
+        return same or [a for _, a in found]
