@@ -153,7 +153,8 @@ def main() -> int:
     index = AliasIndex(rows)
     build = time.perf_counter() - t0
     print(f"index build: {build:.2f} s ({len(index.norm)} normalized keys, "
-          f"{len(index.loose)} loose keys, {len(index.postings)} grams)")
+          f"{len(index.loose)} loose keys, {len(index.forms.forms)} form keys, "
+          f"{len(index.substring.postings)} grams)")
     qs = queries(rows, rng, args.queries)
     for q in qs["exact"][:200]:      # warm-up
         index.match(q)

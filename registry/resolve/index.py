@@ -28,7 +28,7 @@ from .normalize import drop_revision, guess_source, loose_key, normalize, pins
 from .platform_forms import FormIndex
 from .substring import SubstringIndex
 
-CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5}
+CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5, "typo": 0.5}
 
 
 @dataclass(frozen=True, slots=True)   # slots: one index holds a row per alias (200k at 50k models)
@@ -155,8 +155,11 @@ class AliasIndex:
         forms = [r for a in self.forms.lookup(n) for r in self.norm[a]]
         if forms:
             return Match(_best(forms, guess), "normalized", CONFIDENCE["normalized"])
-        row = self.substring.match(n, guess, _static_key)
-        return Match(row, "substring", CONFIDENCE["substring"]) if row else None
+        row = self.substring.match(n, guess, _static_key, self.forms.names_another)
+        if row is not None:
+            return Match(row, "substring", CONFIDENCE["substring"])
+        typo = [r for a in self.forms.typo(n) for r in self.norm[a]]
+        return Match(_best(typo, guess), "typo", CONFIDENCE["typo"]) if typo else None
 
 
 def _best(entries: list[AliasRow], guess: str | None) -> AliasRow:

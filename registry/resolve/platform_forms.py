@@ -33,6 +33,7 @@ ORG_WORDS = frozenset({"meta", "cohere", "mistralai", "google", "microsoft", "nv
 # A word that makes a model out of another one: the string names neither the teacher nor the base.
 DERIVED_WORDS = frozenset({"distill", "distilled"})
 FLOATING = frozenset({"latest", "default"})
+TYPO_MIN = 4                                                 # shortest word a typo is corrected in
 
 _LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)$")              # llama3, qwen3, v3, r1, o3
 _SIZE = re.compile(r"\d+(?:\.\d+)?[bm]$|\d+x\d+b$")          # 70b, 1.5b, 8x7b, 135m
@@ -131,17 +132,36 @@ class FormIndex:
     def __init__(self):
         self.forms: dict[str, tuple[str, ...]] = {}
         self.names: dict[str, set] = {}
+        self.words: dict[str, set] = {}              # stem -> every word its aliases use
+        self.near: dict[str, tuple[str, ...]] = {}   # a word, and each word minus one letter -> words
 
     def add(self, n: str) -> None:
         """Index one distinct normalized alias."""
         tokens = split(n)
+        s = stem(tokens)
         words = names(tokens)
         if words:
-            self.names.setdefault(stem(tokens), set()).update(words)
+            self.names.setdefault(s, set()).update(words)
+        self.words.setdefault(s, set()).update(t for t in tokens if t.isalpha())
         _, rest = _pins_and_rest(_alias_tokens(tokens))
         key = form_key(rest)
         if key:
             self.forms[key] = self.forms.get(key, ()) + (n,)
+            for w in key.split("|", 1)[0].split():
+                if len(w) >= TYPO_MIN and w not in self.near.get(w, ()):
+                    for d in {w} | _deletions(w):
+                        self.near[d] = self.near.get(d, ()) + (w,)
+
+    def names_another(self, alias: str, extra: list[str]) -> bool:
+        """Does a query that holds the normalized alias plus the tokens `extra` name another model
+        of its family? True when an extra word is one the family's aliases use ('gpt-4-turbo' is
+        not 'gpt-4': 'gpt-3.5-turbo' uses 'turbo'), or 'instruct'/'chat' in a family whose names
+        never carry one ('gpt-3.5-turbo-instruct'); platform decorations do not count."""
+        s = stem(split(alias))
+        used = self.names.get(s, frozenset())
+        words = self.words.get(s, ())
+        tokens = query_tokens(split("-".join(extra)), used)
+        return any(t in words or t in DROPPED_WORDS for t in tokens if t.isalpha())
 
     def lookup(self, n: str) -> list[str]:
         """The normalized aliases q (normalized: n) matches in form, with every pin of q."""
@@ -151,6 +171,27 @@ class FormIndex:
         key = form_key(rest)
         return self._with_pins(key, want) if key else []
 
+    def typo(self, n: str) -> list[str]:
+        """The normalized aliases q matches in form once one word of q is corrected (one letter
+        added, dropped, changed or two swapped, in a word of >= TYPO_MIN letters; numbers never)."""
+        tokens = split(n)
+        tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
+        want, rest = _pins_and_rest(tokens)
+        for i, t in enumerate(rest):
+            if len(t) < TYPO_MIN or not t.isalpha() or t in self.near.get(t, ()):
+                continue
+            found = []
+            for w in sorted(self._corrections(t)):
+                key = form_key(rest[:i] + [w] + rest[i + 1:])
+                found += self._with_pins(key, want) if key else []
+            if found:
+                return found
+        return []
+
+    def _corrections(self, t: str) -> set[str]:
+        seen = {w for d in {t} | _deletions(t) for w in self.near.get(d, ())}
+        return {w for w in seen if _one_edit(t, w)}
+
     def _with_pins(self, key: str, want: set) -> list[str]:
         # every pin of q; the aliases pinned exactly as q first ('DeepSeek-R1-Turbo' is
         # DeepSeek-R1, not its snapshot DeepSeek-R1-0528)
@@ -158,3 +199,18 @@ class FormIndex:
         found = [(p, a) for p, a in found if want <= p]
         same = [a for p, a in found if p == want]
         return same or [a for _, a in found]
+
+
+def _deletions(w: str) -> set[str]:
+    return {w[:i] + w[i + 1:] for i in range(len(w))}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Are a and b one edit apart (a letter added, dropped or changed, or two neighbours swapped)?"""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) != len(b):
+        return b in _deletions(a) or a in _deletions(b)
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                              and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])

@@ -8,7 +8,9 @@ Both sides are compared in normalize() form. Which substrings count (docs/api-de
     in 'acme-chat-2-20200301'), and never ends a version whose next token is a number that is not
     a snapshot pin ('gpt-5' is not in 'gpt-5-6', but is in 'gpt-5-20250807');
   - the longer side holds no word that makes another model of the shorter one ('distill'), and
-    when q is the longer side, no size the alias lacks ('gemini-1.5-flash-8b' is not 1.5 Flash).
+    when q is the longer side, no size the alias lacks ('gemini-1.5-flash-8b' is not 1.5 Flash)
+    and no word that names another model of the alias's family ('gpt-4-turbo' is not 'gpt-4';
+    platform_forms.FormIndex.names_another).
 Among the matches: whole-token matches before ones that cut a token (the word-boundary guard is
 a preference, not a filter), then the alias of the source q looks like, then the closest length,
 then the index's static order (not sunset, newest, slug...).
@@ -49,7 +51,7 @@ def occurrence(longer: str, shorter: str, i: int, q_longer: bool = False) -> boo
         return None
     if not start_cut and i > 1 and shorter[0].isdigit() and longer[i - 2].isdigit():
         return None
-    extra = (longer[:i] + "-" + longer[j:]).split("-")
+    extra = _outside(longer, i, j)
     if derived(extra) or (q_longer and any(is_size(t) for t in extra)):
         return None
     return start_cut or end_cut
@@ -60,6 +62,11 @@ def _in_date(s: str, j: int) -> bool:
     start = s.rfind("-", 0, j) + 1
     end = s.find("-", j)
     return _DATE.fullmatch(s, start, len(s) if end == -1 else end) is not None
+
+
+def _outside(s: str, b: int, e: int) -> list[str]:
+    """The tokens of s outside s[b:e]."""
+    return [t for t in (s[:b] + "-" + s[e:]).split("-") if t]
 
 
 def best_occurrence(longer: str, shorter: str) -> bool | None:
@@ -85,31 +92,41 @@ class SubstringIndex:
         self.max_len = len(self.keys[-1]) if self.keys else 0
         self.heads = {k[:GRAM] for k in self.keys}
         postings: dict[str, array] = {}
+        tokens: dict[str, array] = {}       # whole tokens, dates left out (nearly all unique)
         for i, k in enumerate(self.keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
                 ids = postings.get(g)
                 if ids is None:
                     ids = postings[g] = array("i")
                 ids.append(i)
+            for t in set(k.split("-")):
+                if not _DATE.fullmatch(t):
+                    ids = tokens.get(t)
+                    if ids is None:
+                        ids = tokens[t] = array("i")
+                    ids.append(i)
         self.postings = postings
+        self.tokens = tokens
 
-    def match(self, n: str, guess: str | None, static_key: Callable) -> object | None:
-        """The best row whose normalized alias contains n or lies inside it; None if there is none."""
+    def match(self, n: str, guess: str | None, static_key: Callable,
+              names_another: Callable = lambda alias, extra: False) -> object | None:
+        """The best row whose normalized alias contains n or lies inside it; None if there is none.
+        names_another(alias, extra tokens): q holds alias and words that name another model."""
         L = len(n)
         if L < MIN_SUBSTRING:
             return None
         best = None            # (tie-break key, row)
-        stop_diff = None       # length difference past which nothing can beat `best`
+        stop = [None, None]    # [cut] = length difference past which no match of that kind can win
 
         def consider(entries, cut: bool, diff: int) -> None:
-            nonlocal best, stop_diff
+            nonlocal best
             for r in entries:
                 same = r.source == guess
                 key = (cut, not same, diff) + static_key(r)
                 if best is None or key < best[0]:
                     best = (key, r)
-                if not cut and (same or guess is None):
-                    stop_diff = diff if stop_diff is None else min(stop_diff, diff)
+                if same or guess is None:
+                    stop[cut] = diff if stop[cut] is None else min(stop[cut], diff)
 
         # reverse, whole tokens: a normalized alias inside q; longest first
         bounds = [0] + [i + 1 for i, c in enumerate(n) if c == "-"]
@@ -118,14 +135,15 @@ class SubstringIndex:
         spans = sorted((b - e, b, e) for b in bounds for e in ends if MIN_SUBSTRING <= e - b <= top)
         for _, b, e in spans:
             diff = L - (e - b)
-            if stop_diff is not None and diff > stop_diff:
+            if stop[False] is not None and diff > stop[False]:
                 break
             entries = self.norm.get(n[b:e])
-            if entries and occurrence(n, n[b:e], b, True) is False:
+            if entries and occurrence(n, n[b:e], b, True) is False \
+                    and not names_another(n[b:e], _outside(n, b, e)):
                 consider(entries, False, diff)
         # forward: q inside a normalized alias; scan the rarest gram's postings by length
         if "-" in n:
-            self._forward(n, consider, lambda diff: stop_diff is not None and diff > stop_diff)
+            self._forward(n, consider, stop)
         # reverse, cutting a token of q: only when no whole-token match was found
         if best is None or best[0][0]:
             heads = self.heads
@@ -133,27 +151,49 @@ class SubstringIndex:
                 if n[b:b + GRAM] not in heads:
                     continue
                 for e in range(b + MIN_SUBSTRING, min(L, b + self.max_len) + 1):
-                    if e - b < L and n[b:e] in self.norm and occurrence(n, n[b:e], b, True):
+                    if e - b < L and n[b:e] in self.norm and occurrence(n, n[b:e], b, True) \
+                            and not names_another(n[b:e], _outside(n, b, e)):
                         consider(self.norm[n[b:e]], True, L - (e - b))
         return best[1] if best else None
 
-    def _forward(self, n: str, consider: Callable, past: Callable) -> None:
+    def _forward(self, n: str, consider: Callable, stop: list) -> None:
+        """q inside a normalized alias: whole tokens first (the shortest of the postings of q's
+        tokens and of its rarest 4-gram), then, if none, anywhere (the 4-gram's postings); all
+        sorted by length, so each scan stops at the closest length that can win."""
         L = len(n)
-        lists = []
-        for g in {n[j:j + GRAM] for j in range(L - GRAM + 1)}:
-            p = self.postings.get(g)
-            if p is None:
-                return
-            lists.append(p)
         keys = self.keys
-        for i in min(lists, key=len):
+        grams = self._grams(n)
+        lists = [self.tokens.get(t, ()) for t in n.split("-") if t and not _DATE.fullmatch(t)]
+        pre, suf, mid = n + "-", "-" + n, "-" + n + "-"
+        for i in min(lists + [grams], key=len):
             k = keys[i]
             diff = len(k) - L
             if diff <= 0:
                 continue
-            if past(diff):
+            if stop[False] is not None and diff > stop[False]:
+                break
+            if (k.startswith(pre) or k.endswith(suf) or mid in k) and best_occurrence(k, n) is False:
+                consider(self.norm[k], False, diff)
+        if stop[False] is not None:
+            return
+        for i in grams:
+            k = keys[i]
+            diff = len(k) - L
+            if diff <= 0:
+                continue
+            if stop[True] is not None and diff > stop[True]:
                 break
             if n in k:
                 kind = best_occurrence(k, n)
                 if kind is not None:
                     consider(self.norm[k], kind, diff)
+
+    def _grams(self, n: str):
+        """The postings of n's rarest 4-gram (empty when one of its grams is in no alias)."""
+        lists = []
+        for g in {n[j:j + GRAM] for j in range(len(n) - GRAM + 1)}:
+            p = self.postings.get(g)
+            if p is None:
+                return ()
+            lists.append(p)
+        return min(lists, key=len)
