@@ -4,18 +4,19 @@ Stages (docs/api-decisions.md#resolve):
   1 exact       q equals a known alias (case-sensitive)                          1.0
   2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
                 equal (a pinned q only matches aliases with the same pins; a Vertex-style
-                q may also drop a trailing re-release tag: 'claude-3-5-sonnet-v2')
+                q may also drop a trailing re-release tag: 'claude-3-5-sonnet-v2'); if
+                none, the platform form key equal (platform_forms.py: Groq, Ollama,
+                Fireworks, Together spellings), aliases pinned as q first
   3 substring   normalize(q) is a substring of a normalized alias or the         0.5
-                reverse, as whole '-' tokens (at least two, >= MIN_SUBSTRING chars)
-                and without cutting a version number ('gpt-5' is not in 'gpt-5-6')
+                reverse (substring.py: whole tokens preferred, numbers never cut)
+    typo        last resort: q's form key with one word corrected (one edit)     0.5
 Tie-breaks inside a stage: the alias whose source == guess_source(q) (in stage 2 also an
 alias of that source of the same model that matches only loosely); (substring only)
-length closest to q; a model that is not sunset; newest release_date (None last); slug;
-then source, position, alias, so the answer is deterministic.
+whole tokens, then length closest to q; a model that is not sunset; newest release_date
+(None last); slug; then source, position, alias, so the answer is deterministic.
 
-Every stage is a dict lookup, except the substring stage, which uses a 4-gram index over
-the distinct normalized aliases (postings sorted by length, so the scan can stop at the
-closest length) and, for the reverse direction, dict lookups of q's own token spans.
+Every stage is a dict lookup, except the substring stage, which scans length-sorted
+postings (of a token or 4-gram of q) and looks up q's own spans in a dict.
 """
 from __future__ import annotations
 
