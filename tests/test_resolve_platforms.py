@@ -103,6 +103,8 @@ def test_guess_source_of_platform_forms(q, expected):
     ("Ollama MoE by total size", "qwen3.5:35b", "qwen3.5-35b-a3b", 0.8),
     ("Ollama name:variant", "llama4:maverick", "Llama-4-Maverick-17B-128E-Instruct", 0.8),
     ("Ollama quantization tag", "llama3.2:3b-instruct-fp16", "Llama-3.2-3B-Instruct", 0.8),
+    ("Ollama, Gemma without '-it'", "gemma3:27b", "gemma-3-27b-it", 0.8),
+    ("Ollama, Gemma 3n", "gemma3n:e4b", "gemma-3n-e4b-it", 0.8),
     ("Azure gpt-35", "azure/gpt-35-turbo", "gpt-3.5-turbo", 0.8),
     ("Azure gpt-35 with context size", "gpt-35-turbo-16k", "gpt-3.5-turbo-16k", 0.8),
     ("HF repo id in lower case", "qwen/qwen2.5-72b-instruct", "Qwen2.5-72B-Instruct", 0.8),

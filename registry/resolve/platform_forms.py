@@ -24,7 +24,7 @@ import re
 
 from .normalize import pin_free, pins
 
-DROPPED_WORDS = frozenset({"instruct", "chat", "hf"})       # chat-only platforms drop them
+DROPPED_WORDS = frozenset({"instruct", "chat", "hf", "it"})  # chat-only platforms drop them ('-it': Gemma)
 ADDED_WORDS = frozenset({"turbo", "versatile", "instant", "preview", "basic", "fast"})
 CONTEXT = "#context"                                         # stands for a context-size token
 # Organisations some platforms write in front of a model's name (HF 'Meta-Llama-3', Azure
@@ -35,7 +35,7 @@ DERIVED_WORDS = frozenset({"distill", "distilled"})
 FLOATING = frozenset({"latest", "default"})
 TYPO_MIN = 4                                                 # shortest word a typo is corrected in
 
-_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)$")              # llama3, qwen3, v3, r1, o3
+_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+[a-z]?)$")        # llama3, qwen3, v3, r1, gpt4o, gemma3n
 _SIZE = re.compile(r"\d+(?:\.\d+)?[bm]$|\d+x\d+b$")          # 70b, 1.5b, 8x7b, 135m
 _MOE = re.compile(r"a\d+(?:\.\d+)?b$|\d+e$")                 # active parameters a3b, experts 16e
 _CONTEXT_K = re.compile(r"\d+k$")                            # 16k, 128k
