@@ -156,6 +156,17 @@ def test_resolves_to_the_right_one(aliases, q, alias):
     assert index_of(*aliases).match(q).row.alias == alias
 
 
+@pytest.mark.parametrize("params, q, found", [
+    (685_000_000_000, "deepseek-v3.1:671b", True),     # Ollama's size; the hub counts 685B
+    (685_000_000_000, "deepseek-v3.1:7b", False),      # another size: not this model
+    (None, "deepseek-v3.1:671b", False),               # size unknown: no guess
+])
+def test_size_tag_on_a_model_named_without_size(params, q, found):
+    idx = AliasIndex([AliasRow("DeepSeek-V3.1", "official", "deepseek-v3.1", 0, "2025-08-21", "active", params)])
+    m = idx.match(q)
+    assert (m is not None and m.confidence == 0.8) is found
+
+
 # --- stage 3: the string is a substring of a known alias, or the reverse -----------------------
 @pytest.mark.parametrize("aliases, q, alias", [
     (["acme-chat-2-20200301"], "chat-2-2020", "acme-chat-2-20200301"),      # the spec's case

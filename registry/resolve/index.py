@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from .normalize import drop_revision, guess_source, loose_key, normalize, pins
-from .platform_forms import FormIndex
+from .platform_forms import FormIndex, same_size
 from .substring import SubstringIndex
 
 CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5, "typo": 0.5}
@@ -40,6 +40,7 @@ class AliasRow:
     position: int              # 0 = primary alias of that source for the model
     release_date: str | None   # the model's, for tie-breaks
     status: str                # the model's: active / latest / deprecated / sunset
+    params: int | None = None  # the model's parameter count, when the registry knows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +155,11 @@ class AliasIndex:
         if loose:
             return Match(_best(loose, guess), "normalized", CONFIDENCE["normalized"])
         forms = [r for a in self.forms.lookup(n) for r in self.norm[a]]
+        if not forms:
+            # Ollama's 'deepseek-v3.1:671b': a size on a model named without one, which the
+            # registry knows has that many parameters
+            aliases, size = self.forms.without_size(n)
+            forms = [r for a in aliases for r in self.norm[a] if r.params and same_size(r.params, size)]
         if forms:
             return Match(_best(forms, guess), "normalized", CONFIDENCE["normalized"])
         row = self.substring.match(n, guess, _static_key, self.forms.names_another)

@@ -84,6 +84,11 @@ def stem(tokens: list[str]) -> str:
     return " ".join(words)
 
 
+def same_size(params: int, size: float) -> bool:
+    """Is a parameter count the size a name gives (within 10%: 'deepseek-v3.1:671b' is 685B on the hub)?"""
+    return size > 0 and abs(params - size) <= 0.1 * size
+
+
 def names(tokens: list[str]) -> set[str]:
     """The platform words among an alias's tokens (CONTEXT for a context size)."""
     return {CONTEXT if is_context_size(t) else t for t in tokens
@@ -151,6 +156,19 @@ class FormIndex:
                 if len(w) >= TYPO_MIN and w not in self.near.get(w, ()):
                     for d in {w} | _deletions(w):
                         self.near[d] = self.near.get(d, ()) + (w,)
+
+    def without_size(self, n: str) -> tuple[list[str], float]:
+        """(the normalized aliases q matches once its one size token is dropped, that size in
+        parameters); ([], 0) when q does not hold exactly one size."""
+        tokens = split(n)
+        tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
+        want, rest = _pins_and_rest(tokens)
+        sizes = [t for t in rest if is_size(t)]
+        if len(sizes) != 1 or "x" in sizes[0]:
+            return [], 0.0
+        key = form_key([t for t in rest if t != sizes[0]])
+        scale = 1e9 if sizes[0].endswith("b") else 1e6
+        return (self._with_pins(key, want) if key else []), float(sizes[0][:-1]) * scale
 
     def names_another(self, alias: str, extra: list[str]) -> bool:
         """Does a query that holds the normalized alias plus the tokens `extra` name another model
