@@ -21,6 +21,7 @@ stem(tokens)      -> the leading word tokens ('gpt', 'gpt oss', 'llama'): a plat
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .normalize import pin_free, pins
 
@@ -41,6 +42,7 @@ _MOE = re.compile(r"a\d+(?:\.\d+)?b$|\d+e$")                 # active parameters
 _CONTEXT_K = re.compile(r"\d+k$")                            # 16k, 128k
 
 
+@lru_cache(maxsize=65536)
 def is_context_size(token: str) -> bool:
     """A context-size token a platform appends: '8192', '32768', '128k' (never a YYMM/MMDD pin)."""
     if _CONTEXT_K.match(token):
@@ -60,25 +62,28 @@ def split(n: str) -> list[str]:
     """Tokens of a normalized string: letter/digit runs split; floating words, MoE tokens, 'v' dropped."""
     out: list[str] = []
     for t in n.split("-"):
-        if not t or t in FLOATING or _MOE.match(t):
-            continue
-        m = _LETTERS_DIGITS.match(t)
-        if m and not is_size(t):
-            if m.group(1) != "v":                # 'v3' is version 3: 'llama-v3' = 'llama-3'
-                out.append(m.group(1))
-            out.append(m.group(2))
-        elif t != "v":
-            out.append(t)
+        out.extend(_parts(t))
     while len(out) > 1 and out[0] in ORG_WORDS:
         out.pop(0)
     return out
+
+
+@lru_cache(maxsize=65536)      # tokens repeat across aliases: the index build splits each once
+def _parts(t: str) -> tuple[str, ...]:
+    if not t or t in FLOATING or _MOE.match(t):
+        return ()
+    m = _LETTERS_DIGITS.match(t)
+    if m and not is_size(t):
+        # 'v3' is version 3: 'llama-v3' = 'llama-3'
+        return (m.group(2),) if m.group(1) == "v" else (m.group(1), m.group(2))
+    return () if t == "v" else (t,)
 
 
 def stem(tokens: list[str]) -> str:
     """The leading word tokens (those before the first token with a digit)."""
     words = []
     for t in tokens:
-        if any(c.isdigit() for c in t):
+        if not t.isalpha():                  # tokens are [a-z0-9]+: not all letters = has a digit
             break
         words.append(t)
     return " ".join(words)
@@ -108,8 +113,8 @@ def query_tokens(tokens: list[str], used: frozenset | set) -> list[str]:
 
 def form_key(tokens: list[str]) -> str:
     """'words|numbers': word tokens sorted, tokens with a digit in order ('' if no number or word)."""
-    words = sorted(t for t in tokens if not any(c.isdigit() for c in t))
-    nums = [t for t in tokens if any(c.isdigit() for c in t)]
+    words = sorted(t for t in tokens if t.isalpha())
+    nums = [t for t in tokens if not t.isalpha()]
     if not nums and len(words) < 2:       # one word ('deepseek', 'claude') names no model
         return ""
     return " ".join(words) + "|" + " ".join(nums)

@@ -92,7 +92,7 @@ class SubstringIndex:
         self.max_len = len(self.keys[-1]) if self.keys else 0
         self.heads = {k[:GRAM] for k in self.keys}
         postings: dict[str, array] = {}
-        tokens: dict[str, array] = {}       # whole tokens, dates left out (nearly all unique)
+        tokens: dict[str, array] = {}       # whole tokens, 8-digit dates left out (nearly all unique)
         for i, k in enumerate(self.keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
                 ids = postings.get(g)
@@ -100,7 +100,7 @@ class SubstringIndex:
                     ids = postings[g] = array("i")
                 ids.append(i)
             for t in set(k.split("-")):
-                if not _DATE.fullmatch(t):
+                if not (len(t) == 8 and t.isdigit()):
                     ids = tokens.get(t)
                     if ids is None:
                         ids = tokens[t] = array("i")
@@ -163,7 +163,7 @@ class SubstringIndex:
         L = len(n)
         keys = self.keys
         grams = self._grams(n)
-        lists = [self.tokens.get(t, ()) for t in n.split("-") if t and not _DATE.fullmatch(t)]
+        lists = [self.tokens.get(t, ()) for t in n.split("-") if t and not (len(t) == 8 and t.isdigit())]
         pre, suf, mid = n + "-", "-" + n, "-" + n + "-"
         for i in min(lists + [grams], key=len):
             k = keys[i]
