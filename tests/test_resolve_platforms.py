@@ -112,6 +112,10 @@ def test_guess_source_of_platform_forms(q, expected):
     ("a 'v' before the version", "anthropic/claude-v3-haiku", "claude-3-haiku-20240307", 0.8),
     ("typo in a word", "xai/groq-3-beta", "grok-3-beta", 0.5),
     ("typo in a word", "claude-3-5-sonet", "claude-3-5-sonnet-20241022", 0.5),
+    ("typo in a word (not the shorter gpt-4o)", "gpt-4o-mnii", "gpt-4o-mini", 0.5),
+    ("Groq -specdec", "llama-3.3-70b-specdec", "Llama-3.3-70B-Instruct", 0.8),
+    ("Ollama name without a tag: a part of an id", "llama3.3", "Llama-3.3-70B-Instruct", 0.5),
+    ("a date cut short: a part of an id", "claude-3-haiku-2024030", "claude-3-haiku-20240307", 0.5),
 ])
 def test_platform_form_resolves(truth, where, q, canonical, confidence):
     m = truth.match(q)

@@ -26,7 +26,7 @@ from functools import lru_cache
 from .normalize import pin_free, pins
 
 DROPPED_WORDS = frozenset({"instruct", "chat", "hf", "it"})  # chat-only platforms drop them ('-it': Gemma)
-ADDED_WORDS = frozenset({"turbo", "versatile", "instant", "preview", "basic", "fast"})
+ADDED_WORDS = frozenset({"turbo", "versatile", "instant", "specdec", "preview", "basic", "fast"})
 CONTEXT = "#context"                                         # stands for a context-size token
 # Organisations some platforms write in front of a model's name (HF 'Meta-Llama-3', Azure
 # 'cohere-command-r'): organisation names, not model names.
@@ -178,13 +178,20 @@ class FormIndex:
     def names_another(self, alias: str, extra: list[str]) -> bool:
         """Does a query that holds the normalized alias plus the tokens `extra` name another model
         of its family? True when an extra word is one the family's aliases use ('gpt-4-turbo' is
-        not 'gpt-4': 'gpt-3.5-turbo' uses 'turbo'), or 'instruct'/'chat' in a family whose names
-        never carry one ('gpt-3.5-turbo-instruct'); platform decorations do not count."""
+        not 'gpt-4': 'gpt-3.5-turbo' uses 'turbo') or one edit from one ('gpt-4o-mnii'), a
+        context size where the family names models by one ('gpt-4-32k'), or 'instruct'/'chat' in
+        a family whose names never carry one ('gpt-3.5-turbo-instruct'); platform decorations
+        do not count."""
         s = stem(split(alias))
         used = self.names.get(s, frozenset())
         words = self.words.get(s, ())
-        tokens = query_tokens(split("-".join(extra)), used)
-        return any(t in words or t in DROPPED_WORDS for t in tokens if t.isalpha())
+        for t in query_tokens(split("-".join(extra)), used):
+            if is_context_size(t):       # query_tokens kept it: the family's names carry sizes
+                return True
+            if t.isalpha() and (t in words or t in DROPPED_WORDS or (
+                    len(t) >= TYPO_MIN and any(_one_edit(t, w) for w in words))):
+                return True
+        return False
 
     def lookup(self, n: str) -> list[str]:
         """The normalized aliases q (normalized: n) matches in form, with every pin of q."""

@@ -6,7 +6,8 @@ Both sides are compared in normalize() form. Which substrings count (docs/api-de
   - a match never cuts a number: no digit right at an edge that falls inside a token ('llama-3-7'
     is not in 'llama-3-70b', 'gpt-4' not in 'gpt-4o'), except the end of a date ('chat-2-2020'
     in 'acme-chat-2-20200301'), and never ends a version whose next token is a number that is not
-    a snapshot pin ('gpt-5' is not in 'gpt-5-6', but is in 'gpt-5-20250807');
+    a snapshot pin ('gpt-5' is not in 'gpt-5-6', but is in 'gpt-5-20250807'; 'llama3-3' is in
+    'llama3-3-70b');
   - the longer side holds no word that makes another model of the shorter one ('distill'), and
     when q is the longer side, no size the alias lacks ('gemini-1.5-flash-8b' is not 1.5 Flash)
     and no word that names another model of the alias's family ('gpt-4-turbo' is not 'gpt-4';
@@ -46,9 +47,10 @@ def occurrence(longer: str, shorter: str, i: int, q_longer: bool = False) -> boo
     if end_cut and (longer[j].isdigit() or shorter[-1].isdigit()):
         if not (longer[j].isdigit() and shorter[-1].isdigit() and _in_date(longer, j)):
             return None
-    if not end_cut and j < len(longer) and shorter[-1].isdigit() \
-            and longer[j + 1:j + 2].isdigit() and not pin_at(longer, j):
-        return None
+    if not end_cut and j < len(longer) and shorter[-1].isdigit() and not pin_at(longer, j):
+        following = longer[j + 1:].split("-", 1)[0]
+        if following.isdigit():          # a version goes on ('gpt-5' in 'gpt-5-6'); a size is fine
+            return None
     if not start_cut and i > 1 and shorter[0].isdigit() and longer[i - 2].isdigit():
         return None
     extra = _outside(longer, i, j)
