@@ -108,10 +108,8 @@ class AliasIndex:
                     self.loose[lk] = self.loose.get(lk, ()) + (n,)
             self.norm[n] = (bucket or ()) + (r,)
         self.exact = _ExactView(self)
-        self.forms = FormIndex()
-        for n in self.norm:
-            self.forms.add(n)
         self.substring = SubstringIndex(self.norm)
+        self.forms = FormIndex(self.substring.keys)
 
     def exact_rows(self, q: str, n: str | None = None) -> tuple[AliasRow, ...]:
         """The rows whose alias is exactly q (n: normalize(q), when the caller has it)."""

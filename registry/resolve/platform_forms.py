@@ -21,6 +21,8 @@ stem(tokens)      -> the leading word tokens ('gpt', 'gpt oss', 'llama'): a plat
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left
 from functools import lru_cache
 
 from .normalize import pin_free, pins
@@ -42,7 +44,6 @@ _MOE = re.compile(r"a\d+(?:\.\d+)?b$|\d+e$")                 # active parameters
 _CONTEXT_K = re.compile(r"\d+k$")                            # 16k, 128k
 
 
-@lru_cache(maxsize=65536)
 def is_context_size(token: str) -> bool:
     """A context-size token a platform appends: '8192', '32768', '128k' (never a YYMM/MMDD pin)."""
     if _CONTEXT_K.match(token):
@@ -68,8 +69,14 @@ def split(n: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)      # tokens repeat across aliases: the index build splits each once
 def _parts(t: str) -> tuple[str, ...]:
+    if t.isdigit():                # numbers (dates: nearly all distinct) stay out of the cache
+        return (t,)
+    return _word_parts(t)
+
+
+@lru_cache(maxsize=8192)       # word tokens repeat across aliases: the index build splits each once
+def _word_parts(t: str) -> tuple[str, ...]:
     if not t or t in FLOATING or _MOE.match(t):
         return ()
     m = _LETTERS_DIGITS.match(t)
@@ -137,16 +144,32 @@ def _pins_and_rest(tokens: list[str]) -> tuple[set, list[str]]:
 
 
 class FormIndex:
-    """form key -> the normalized aliases that have it; stem -> the platform words its aliases use."""
+    """form key -> the normalized aliases that have it; stem -> the platform words its aliases use.
 
-    def __init__(self):
-        self.forms: dict[str, tuple[str, ...]] = {}
+    A 50k-model registry has ~50k form keys: they are kept as one sorted array of 64-bit ints,
+    39 bits of the key's hash above the position of its alias in `keys` (8 bytes a key instead
+    of ~110 in a dict of strings, and no peak of tuples while building). A hash collision is
+    harmless: candidates are checked against the key itself.
+    """
+
+    def __init__(self, keys: list[str]):
+        self.keys = keys                              # the distinct normalized aliases
         self.names: dict[str, set] = {}
         self.words: dict[str, set] = {}              # stem -> every word its aliases use
         self.near: dict[str, tuple[str, ...]] = {}   # a word, and each word minus one letter -> words
+        packed = []                                   # (39 bits of the key's hash, position)
+        for i, n in enumerate(keys):
+            key = self._add(n)
+            if key:
+                packed.append(_hash39(key) << _POSITION_BITS | i)
+        packed.sort()
+        self.packed = array("q", packed)
 
-    def add(self, n: str) -> None:
-        """Index one distinct normalized alias."""
+    def __len__(self) -> int:
+        return len(self.packed)
+
+    def _add(self, n: str) -> str:
+        """Record one normalized alias's stem words and typo neighbours; return its form key."""
         tokens = split(n)
         s = stem(tokens)
         words = names(tokens)
@@ -155,12 +178,19 @@ class FormIndex:
         self.words.setdefault(s, set()).update(t for t in tokens if t.isalpha())
         _, rest = _pins_and_rest(_alias_tokens(tokens))
         key = form_key(rest)
-        if key:
-            self.forms[key] = self.forms.get(key, ()) + (n,)
-            for w in key.split("|", 1)[0].split():
-                if len(w) >= TYPO_MIN and w not in self.near.get(w, ()):
-                    for d in {w} | _deletions(w):
-                        self.near[d] = self.near.get(d, ()) + (w,)
+        for w in key.split("|", 1)[0].split():
+            if len(w) >= TYPO_MIN and w not in self.near.get(w, ()):
+                for d in {w} | _deletions(w):
+                    self.near[d] = self.near.get(d, ()) + (w,)
+        return key
+
+    def _held(self, key: str):
+        """The normalized aliases whose form key may be key (same hash)."""
+        h = _hash39(key)
+        i = bisect_left(self.packed, h << _POSITION_BITS)
+        while i < len(self.packed) and self.packed[i] >> _POSITION_BITS == h:
+            yield self.keys[self.packed[i] & _POSITION_MASK]
+            i += 1
 
     def without_size(self, n: str) -> tuple[list[str], float]:
         """(the normalized aliases q matches once its one size token is dropped, that size in
@@ -225,10 +255,21 @@ class FormIndex:
     def _with_pins(self, key: str, want: set) -> list[str]:
         # every pin of q; the aliases pinned exactly as q first ('DeepSeek-R1-Turbo' is
         # DeepSeek-R1, not its snapshot DeepSeek-R1-0528)
-        found = [(_pins_and_rest(_alias_tokens(split(a)))[0], a) for a in self.forms.get(key, ())]
-        found = [(p, a) for p, a in found if want <= p]
+        found = []
+        for a in self._held(key):
+            pinned, rest = _pins_and_rest(_alias_tokens(split(a)))
+            if want <= pinned and form_key(rest) == key:
+                found.append((pinned, a))
         same = [a for p, a in found if p == want]
         return same or [a for _, a in found]
+
+
+_POSITION_BITS = 24                      # up to 16M distinct normalized aliases
+_POSITION_MASK = (1 << _POSITION_BITS) - 1
+
+
+def _hash39(key: str) -> int:
+    return hash(key) & ((1 << 39) - 1)
 
 
 def _deletions(w: str) -> set[str]:

@@ -94,21 +94,13 @@ class SubstringIndex:
         self.max_len = len(self.keys[-1]) if self.keys else 0
         self.heads = {k[:GRAM] for k in self.keys}
         postings: dict[str, array] = {}
-        tokens: dict[str, array] = {}       # whole tokens, 8-digit dates left out (nearly all unique)
         for i, k in enumerate(self.keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
                 ids = postings.get(g)
                 if ids is None:
                     ids = postings[g] = array("i")
                 ids.append(i)
-            for t in set(k.split("-")):
-                if not (len(t) == 8 and t.isdigit()):
-                    ids = tokens.get(t)
-                    if ids is None:
-                        ids = tokens[t] = array("i")
-                    ids.append(i)
         self.postings = postings
-        self.tokens = tokens
 
     def match(self, n: str, guess: str | None, static_key: Callable,
               names_another: Callable = lambda alias, extra: False) -> object | None:
@@ -159,15 +151,14 @@ class SubstringIndex:
         return best[1] if best else None
 
     def _forward(self, n: str, consider: Callable, stop: list) -> None:
-        """q inside a normalized alias: whole tokens first (the shortest of the postings of q's
-        tokens and of its rarest 4-gram), then, if none, anywhere (the 4-gram's postings); all
-        sorted by length, so each scan stops at the closest length that can win."""
+        """q inside a normalized alias, in the postings of q's rarest 4-gram (sorted by length, so
+        each scan stops at the closest length that can win): whole tokens first, then, if none,
+        anywhere."""
         L = len(n)
         keys = self.keys
         grams = self._grams(n)
-        lists = [self.tokens.get(t, ()) for t in n.split("-") if t and not (len(t) == 8 and t.isdigit())]
         pre, suf, mid = n + "-", "-" + n, "-" + n + "-"
-        for i in min(lists + [grams], key=len):
+        for i in grams:
             k = keys[i]
             diff = len(k) - L
             if diff <= 0:
