@@ -16,7 +16,7 @@ whole tokens, then length closest to q; a model that is not sunset; newest relea
 (None last); slug; then source, position, alias, so the answer is deterministic.
 
 Every stage is a dict lookup, except the substring stage, which scans length-sorted
-postings (of a token or 4-gram of q) and looks up q's own spans in a dict.
+postings (of q's rarest 4-gram) and looks up q's own spans in a dict.
 """
 from __future__ import annotations
 
