@@ -68,7 +68,7 @@ def resolve_queries(conn, index, n: int, rnd: random.Random) -> dict:
                 if not q.strip() or len(q) > 200:
                     continue
                 match = index.match(q)
-                stage = match.stage if match else "miss"
+                stage = CONFIDENCE_STAGE[match.confidence] if match else "miss"   # a typo is a 0.5 match
                 if len(wanted[stage]) < n:
                     wanted[stage].append(q)
         if all(len(v) >= n for v in wanted.values()):
