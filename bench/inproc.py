@@ -26,7 +26,9 @@ from registry.db import close_thread_connections, connect_ro  # noqa: E402
 
 HIGH_BUDGET = "1000000000/minute"
 ENDPOINTS = ("providers", "families", "family detail", "models page", "model detail", "upgrade", "history",
-             "resolve", "search", "model page", "family page")
+             "resolve", "search", "changes", "changes atom", "changes json", "calendar", "model page",
+             "family page")
+TEAM = 3   # the ids a team watches in a feed or calendar subscription
 STAGES = ("exact", "normalized", "substring", "miss")
 CONFIDENCE_STAGE = {1.0: "exact", 0.8: "normalized", 0.5: "substring"}
 
@@ -67,7 +69,7 @@ def resolve_queries(conn, index, n: int, rnd: random.Random) -> dict:
                 if not q.strip() or len(q) > 200:
                     continue
                 match = index.match(q)
-                stage = match.stage if match else "miss"
+                stage = CONFIDENCE_STAGE[match.confidence] if match else "miss"   # a typo is a 0.5 match
                 if len(wanted[stage]) < n:
                     wanted[stage].append(q)
         if all(len(v) >= n for v in wanted.values()):
@@ -136,7 +138,36 @@ def endpoint_paths(conn, index, n: int, rnd: random.Random) -> tuple[dict, dict]
         "model page": ["/models/" + quote(s) for s in slugs],
         "family page": ["/families/" + quote(s) for s in families],
     }
+    paths.update(feed_paths(conn, n, rnd))
     return paths, stages
+
+
+def feed_paths(conn, n: int, rnd: random.Random) -> dict:
+    """A team's subscriptions: the change list and both feeds for TEAM ids, the calendar for TEAM ids with dates,
+    each id in one of its alias formats (resolved as /resolve does)."""
+    aliases = "SELECT a.alias FROM aliases a JOIN models m ON m.id = a.model_id"
+    every = _sample(conn, aliases, n * TEAM, rnd)
+    dated = _sample(conn, aliases + " WHERE m.sunset_date IS NOT NULL OR m.deprecation_date IS NOT NULL",
+                    n * TEAM, rnd)
+    teams = [",".join(every[i:i + TEAM]) for i in range(0, len(every), TEAM)]
+    dated_teams = [",".join(dated[i:i + TEAM]) for i in range(0, len(dated), TEAM)]
+    return {"changes": [_path("changes", model=t.split(",")[0]) for t in teams],
+            "changes atom": [_path("feeds/changes.atom", models=t) for t in teams],
+            "changes json": [_path("feeds/changes.json", models=t) for t in teams],
+            "calendar": [_path("feeds/lifecycle.ics", models=t) for t in dated_teams]}
+
+
+def whole_calendar(db_path: Path) -> dict:
+    """The time to build the calendar of every model (response cache off: computed, not replayed)."""
+    app = create_app({"DATABASE": str(db_path), "RATELIMIT_PUBLIC": HIGH_BUDGET, "ADMIN_API_KEYS": [],
+                      "RESPONSE_CACHE_BYTES": 0})
+    client = app.test_client()
+    start = time.perf_counter()
+    response = client.get("/api/v1/feeds/lifecycle.ics")
+    seconds = time.perf_counter() - start
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    close_thread_connections()
+    return {"seconds": seconds, "bytes": len(response.data), "events": response.data.count(b"BEGIN:VEVENT")}
 
 
 def _time(client, paths: list, ok=(200,)) -> tuple[list, int]:

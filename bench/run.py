@@ -67,12 +67,14 @@ def registries(sizes: list) -> tuple[dict, dict]:
         path, built = synth.synthetic_db(n, log=log)
         paths[n] = path
         how = (f"SQL inserts {built['insert_s']:.1f} s + lifecycle {built['lifecycle_s']:.1f} s + "
-               f"FTS refresh {built['fts_s']:.1f} s = {built['total_s']:.1f} s")
+               f"FTS refresh {built['fts_s']:.1f} s + history {built.get('history_s', 0):.1f} s"
+               f" = {built['total_s']:.1f} s")
         info[n] = {**built, "built": how + (" (cached)" if built["cached"] else "")}
     return paths, info
 
 
-def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_kind: str, only=None) -> dict:
+def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_kind: str,
+               only: list | None = None) -> dict:
     """Throughput of the hot endpoints against the floor app, then the server's memory."""
     import random
     from registry.resolve import cache as resolve_cache
@@ -87,9 +89,11 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
     resolve_cache._cache.clear()   # this process's copy is not the server's; free it
     endpoints = {"resolve exact": stages["exact"], "resolve normalized": stages["normalized"],
                  "search": paths["search"], "model detail": paths["model detail"],
-                 "models page": paths["models page"],
+                 "models page": paths["models page"], "changes atom": paths["changes atom"],
+                 "changes json": paths["changes json"], "calendar": paths["calendar"],
                  "model page": paths["model page"], "family page": paths["family page"]}
-    endpoints = {name: items for name, items in endpoints.items() if not only or name in only}
+    if only:
+        endpoints = {name: items for name, items in endpoints.items() if name in only}
     load = httpload.Load(log, load_kind)
     log_dir = Path(tempfile.mkdtemp(prefix="bench-servers-"))
     registry = httpload.start_registry(db_path, log_dir)
@@ -133,9 +137,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, help="floor/endpoint alternations per hot endpoint")
     ap.add_argument("--load", choices=("auto", "wrk", "python"), default="auto",
                     help="load generator: wrk (installed with apt-get when missing), or the Python fallback")
-    ap.add_argument("--only", type=lambda s: set(s.split(",")),
-                    help="only these rows, comma-separated (e.g. 'model page,family page')")
     ap.add_argument("--skip-http", action="store_true")
+    ap.add_argument("--only", type=lambda s: [x.strip() for x in s.split(",")],
+                    help="rows to run, HTTP and in-process, comma-separated (e.g. 'model page,family page')")
     ap.add_argument("--skip-ingest", action="store_true")
     ap.add_argument("--skip-scan", action="store_true")
     ap.add_argument("--only-scan", action="store_true",
@@ -167,6 +171,11 @@ def main() -> int:
         log(f"  {tables._label(size):>8}: " + ", ".join(f"{name} p99 {lat[name]['p99']:.2f} ms" for name in
             ("resolve", "search", "models page", "model page") if name in lat)
             + f" ({time.perf_counter() - start:.0f} s)")
+
+    log(f"== the calendar of every model ({tables._label(max(sizes))} models)")
+    res["calendar"] = inproc.whole_calendar(paths[max(sizes)])
+    log(f"  {res['calendar']['events']:,} events, {res['calendar']['bytes'] / 1e6:.1f} MB in "
+        f"{res['calendar']['seconds']:.1f} s")
 
     if not args.skip_http:
         log(f"== HTTP throughput against the floor ({tables._label(max(sizes))} models)")

@@ -5,9 +5,9 @@ Synthetic models come from scripts/bench_search.py's generator (24 providers, re
 module adds what the API serves beyond names: families per major version, parameter counts from
 the size token, context windows, model types, lifecycle dates, successors and provenance metadata.
 Rows go in with executemany; statuses come from registry.merge.lifecycle.recompute, alias keys from
-registry.merge.recompute.model_key and the FTS documents from registry.search.documents.refresh, as a real run
-writes them. Built files are cached under bench/.cache/, keyed by size, seed and the sources
-that shape them (this file, the generator, schema.sql).
+registry.merge.recompute.model_key, the FTS documents from registry.search.documents.refresh and the
+change history from registry.merge.changes, as a real run writes them. Built files are cached under
+bench/.cache/, keyed by size, seed and the sources that shape them (this file, the generator, schema.sql).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ for extra in (ROOT, ROOT / "scripts"):
         sys.path.append(str(extra))
 
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
-from registry.merge import lifecycle
+from registry.merge import changes, lifecycle  # noqa: E402
 from registry.search import documents  # noqa: E402
 from registry.curation.apply import apply_curation  # noqa: E402
 from registry.curation.reader import read_curation  # noqa: E402
@@ -38,6 +38,7 @@ from registry.merge.priority import AUTOMATED_SOURCES  # noqa: E402
 
 GENERATOR_VERSION = 1
 STAMP = "2026-01-01T00:00:00Z"
+SOURCE = "bench-synthetic"   # the source the synthetic build's history names
 OPEN_PROVIDERS = {"meta", "qwen", "deepseek", "microsoft", "nvidia", "ibm", "allenai", "01-ai", "stability"}
 OPEN_STEMS = {"gemma", "gpt-oss", "mixtral", "ministral", "olmo", "tulu", "molmo", "stablelm"}
 TYPES = {"embed": "embedding", "rerank": "embedding", "whisper": "speech_to_text", "dall-e": "image",
@@ -179,6 +180,10 @@ def build_synthetic(path: Path, n: int, seed: int) -> dict:
             start = time.perf_counter()
             documents.refresh(conn)
             timings["fts_s"] = time.perf_counter() - start
+            # The history a first build records (docs/api-decisions.md#change-history): every model added.
+            start = time.perf_counter()
+            changes.record(conn, changes.diff(changes.State({}, {}), changes.snapshot(conn), SOURCE), None, SOURCE)
+            timings["history_s"] = time.perf_counter() - start
             bump_generation(conn)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:

@@ -59,6 +59,11 @@ def target_rows(res: dict) -> list:
                      f"rows {'unchanged' if ing['rerun_unchanged'] else 'CHANGED'})",
                      f"≤ {TARGETS['rerun_s']:.0f} s, zero writes",
                      verdict(again["status"] == "completed" and zero and again["seconds"] <= TARGETS["rerun_s"])))
+    cal = res.get("calendar")
+    if cal:
+        rows.append((f"build the calendar of every model ({_label(largest)} models, in-process, response cache off)",
+                     f"{cal['seconds']:.1f} s ({cal['events']:,} events, {cal['bytes'] / 1e6:.1f} MB)",
+                     "– (issue 17 asks for the figure, sets no limit)", "measured"))
     if http and http.get("memory"):
         mem = http["memory"]
         rows.append((f"server peak RSS (gunicorn worker VmHWM after the HTTP load, {_label(largest)} models)",

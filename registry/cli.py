@@ -14,7 +14,9 @@ from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .merge.priority import AUTOMATED_SOURCES
 from .merge.runs import describe
-from .storage import StorageError
+from .notify import store
+from .notify.deliver import DEFAULT_BUDGET, notify
+from .storage import StorageError, writing
 from .curation.report import curation_report
 
 
@@ -101,7 +103,58 @@ def ingest_command(source, offline, record, verbose):
             if verbose and result.trace:
                 click.echo(result.trace, err=True, nl=False)
             click.echo(f"{name}: {result.status}: {result.error}", err=True)
+    # Webhooks last, within a bounded time: a failing or slow receiver never fails or holds the run.
+    _notify(config, DEFAULT_BUDGET, chatty)
     if failed:
+        sys.exit(1)
+
+
+def _notify(config, budget: float, chatty: bool) -> bool:
+    """Queue and deliver webhook events; print a summary on a terminal and every give-up; True unless it failed."""
+    if not _has_webhooks(config["DATABASE"]):
+        return True   # nothing to send: no write, so a refusing disk is reported once, by the sources
+    try:
+        with writing(config["DATABASE"]):
+            conn = connect_rw(config["DATABASE"])
+        try:
+            report = notify(conn, config["WEBHOOKS_ALLOW_PRIVATE"], budget)
+        finally:
+            conn.close()
+    except Exception as exc:   # the ingest's own outcome stands; the next notify picks up what is left
+        click.echo(f"webhooks: failed: {describe(exc)}", err=True)
+        return False
+    if chatty:
+        click.echo(f"webhooks: {report.queued} queued, {report.delivered} delivered, {report.retrying} waiting"
+                   f" for a retry, {report.failed} given up")
+    for line in report.errors:
+        click.echo(line, err=True)
+    return True
+
+
+def _has_webhooks(path: str) -> bool:
+    try:
+        conn = connect_ro(path)
+    except sqlite3.Error:
+        return False
+    try:
+        return store.has_endpoints(conn)
+    except sqlite3.Error:   # a db the schema step could not bring forward has no webhooks table
+        return False
+    finally:
+        conn.close()
+
+
+@click.command("notify")
+@click.option("--budget", type=click.FloatRange(0, 3600), default=DEFAULT_BUDGET, show_default=True,
+              help="Seconds to spend delivering; what is left waits for the next run.")
+@with_appcontext
+def notify_command(budget):
+    """Queue webhook events (new changes, shutdown thresholds reached today) and deliver them with retries."""
+    config = current_app.config
+    ensure_schema(config["DATABASE"])
+    if not _has_webhooks(config["DATABASE"]):
+        click.echo("webhooks: none registered; nothing to send")
+    elif not _notify(config, budget, True):
         sys.exit(1)
 
 
@@ -165,12 +218,13 @@ def scan_command(paths, registry_url, fmt, include, exclude, vendored, min_confi
                  fix, show_diff):
     """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within."""
     from . import scan
-    from .scan import fix as fixer, report, sarif
+    from .scan import fix as fixer, prefilter, report, sarif
     from .scan.lookup import LocalLookup, RegistryUnavailable, RemoteLookup
     try:
         lookup = RemoteLookup(registry_url) if registry_url else LocalLookup(current_app.config["DATABASE"])
         try:
-            findings, files = scan.scan(paths or ["."], lookup, include, exclude, vendored, min_confidence)
+            findings, files = scan.scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
+                                        ripgrep=prefilter.ripgrep())
         finally:
             lookup.close()
     except (RegistryUnavailable, sqlite3.Error) as exc:
@@ -205,6 +259,7 @@ def init_app(app) -> None:
     app.cli.add_command(ingest_command)
     app.cli.add_command(mcp_command)
     app.cli.add_command(scan_command)
+    app.cli.add_command(notify_command)
     app.cli.add_command(serve_command)
 
 

@@ -79,13 +79,17 @@ SETTINGS = (
     Setting("RATELIMIT_PUBLIC", "100/minute", _text,
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),
-    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by both admin endpoints", "RATELIMIT_ADMIN"),
+    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
     Setting("TRUSTED_PROXIES", "0", _count, "number of reverse proxies whose `X-Forwarded-For` is trusted",
             "TRUSTED_PROXIES"),
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
     # 32 MiB: a model's page is ~7 KB against ~1 KB of JSON, and a thousand of each must fit.
     Setting("REGISTRY_RESPONSE_CACHE_BYTES", "33554432", _count,
             "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
+    # Webhook receivers on loopback or private addresses reach inside the network (registry/notify/urls.py).
+    Setting("REGISTRY_WEBHOOKS_ALLOW_PRIVATE", None, _flag,
+            "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",
+            "WEBHOOKS_ALLOW_PRIVATE"),
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
     Setting("PORT", "8000", _positive, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),

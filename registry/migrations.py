@@ -51,6 +51,43 @@ CREATE INDEX IF NOT EXISTS changes_provider ON changes(provider_slug, id);
 CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);
 """
 
+_WEBHOOKS_V7 = """
+CREATE TABLE IF NOT EXISTS webhooks (
+    id             INTEGER PRIMARY KEY,
+    url            TEXT NOT NULL,
+    secret         TEXT NOT NULL,                  -- whsec_...: signs every delivery; shown once
+    models         TEXT NOT NULL DEFAULT '[]',     -- JSON [{identifier, slug, alias, alias_source}]
+    providers      TEXT NOT NULL DEFAULT '[]',     -- JSON provider slugs; empty: every provider
+    kinds          TEXT NOT NULL DEFAULT '[]',     -- JSON change kinds and shutdown_upcoming; empty: all
+    days_before    TEXT NOT NULL DEFAULT '[90, 30, 7]',
+    change_cursor  INTEGER NOT NULL DEFAULT 0,     -- changes up to this id are already queued
+    created_at     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id               INTEGER PRIMARY KEY,
+    webhook_id       INTEGER NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    event_id         TEXT NOT NULL,                -- change-<id>, shutdown-<slug>-<date>-<days>
+    type             TEXT NOT NULL,
+    payload          TEXT NOT NULL,                -- the JSON body, byte for byte what is signed
+    status           TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    tries            INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at  TEXT,
+    created_at       TEXT NOT NULL,
+    completed_at     TEXT,
+    UNIQUE (webhook_id, event_id)                  -- never one event twice to one endpoint
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+    id            INTEGER PRIMARY KEY,
+    delivery_id   INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+    attempted_at  TEXT NOT NULL,
+    status_code   INTEGER,
+    error         TEXT,
+    duration_ms   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_attempts_delivery ON webhook_attempts(delivery_id);
+"""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -73,6 +110,7 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);"),
     # History starts at the first run after this step: the state before it was never diffed.
     Step(6, "change history (what each run and the daily lifecycle recompute changed)", _CHANGES_V6),
+    Step(7, "webhooks: endpoints, deliveries and their attempts", _WEBHOOKS_V7),
 ]
 
 

@@ -298,20 +298,6 @@ def platform_shutdowns(db, first: str, last: str, provider: str | None = None, l
     return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
 
 
-def model_states(db) -> dict:
-    """slug -> every visible value of each model (change history's snapshot, registry/merge/changes.py)."""
-    rows = db.execute(
-        f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug AS family,"
-        " p.slug AS provider, s.slug AS successor, m.metadata FROM models m JOIN families f ON f.id = m.family_id"
-        " JOIN providers p ON p.id = f.provider_id LEFT JOIN models s ON s.id = m.successor_id")
-    return {r["slug"]: dict(r) for r in rows}
-
-
-def alias_owners(db) -> dict:
-    """alias -> the slug of the model it names."""
-    return dict(db.execute("SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id").fetchall())
-
-
 def change_dict(row) -> dict:
     """A Change object: what changed, when, the value before and after, and whose value it is."""
     return {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
@@ -349,6 +335,16 @@ def list_changes(db, filters: dict, limit: int, before_id: int | None = None) ->
     return [change_dict(r) for r in db.execute(sql, args + [limit])]
 
 
+def has_history(db, slug: str) -> bool:
+    """Whether any change names this model slug (a removed model's history outlives its row)."""
+    return db.execute("SELECT 1 FROM changes WHERE model_slug = ? LIMIT 1", (slug,)).fetchone() is not None
+
+
+def provider_slugs(db) -> set:
+    """Every provider's slug."""
+    return {r[0] for r in db.execute("SELECT slug FROM providers")}
+
+
 def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit=10) -> list:
     """The newest changes of one model, family or provider (by row id), or of the whole registry."""
     filters = {}
@@ -376,3 +372,23 @@ def shutdowns_between(db, first: str, last: str, provider: str | None = None) ->
         sql += " AND p.slug = ?"
         args.append(provider)
     return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()
+
+
+def dated_models(db, filters: dict) -> list:
+    """Full rows of models with a deprecation or shutdown day, filtered by models (slugs), provider, family."""
+    where, args = ["(m.deprecation_date IS NOT NULL OR m.sunset_date IS NOT NULL)"], []
+    if filters.get("models"):
+        where.append("m.slug IN (SELECT value FROM json_each(?))")
+        args.append(json.dumps(sorted(filters["models"])))
+    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
+        if filters.get(key) is not None:
+            where.append(f"{column} = ?")
+            args.append(filters[key])
+    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY m.slug", args).fetchall()
+
+
+def changes_after(db, after_id: int, limit: int) -> list:
+    """Changes with ids above after_id, oldest first (what an endpoint has not been sent yet)."""
+    return [change_dict(r) for r in db.execute("SELECT * FROM changes WHERE id > ? ORDER BY id LIMIT ?",
+                                                (after_id, limit))]
+

@@ -1,4 +1,5 @@
 """Fake source modules for engine tests: the real contract (SOURCE, PROVIDER, parse) over fixed records."""
+import dataclasses
 import types
 
 from registry.ingest import runner, sources
@@ -64,3 +65,25 @@ HUB = [
            {"parameter_count": 1235814400, "parameter_label": "1B", "release_date": "2024-09-25"},
            [("Llama-3.1-1B-Instruct", "official")]),
 ]
+
+SONNET_5 = "claude-sonnet-5-20260901"
+# vendor-b-api's next snapshot: one window grows, an alias is renamed, claude-fable-1 is no longer
+# listed, Sonnet 4 gets a shutdown day and a newer Sonnet appears (tests/test_changes.py).
+VENDOR_B_NEXT = [
+    VENDOR_B[0],
+    Record(SONNET_5, "anthropic",
+           {"display_name": "Claude Sonnet 5", "release_date": "2026-09-01", "output_context_window": 256000},
+           [(SONNET_5, "official"), ("claude-sonnet-5-0", "official")]),
+    dataclasses.replace(VENDOR_B[3], fields={**VENDOR_B[3].fields, "sunset_date": "2027-01-14"}),
+    Record("claude-sonnet-5-1-20261101", "anthropic",
+           {"display_name": "Claude Sonnet 5.1", "release_date": "2026-11-01"},
+           [("claude-sonnet-5-1-20261101", "official")]),
+]
+
+
+def vendor_b_history(monkeypatch, db_path: str) -> None:
+    """Run vendor-b-api over VENDOR_B, then over VENDOR_B_NEXT: a history with every kind of change."""
+    from registry.ingest.runner import run_source
+    for records in (VENDOR_B, VENDOR_B_NEXT):
+        install(monkeypatch, {"vendor-b-api": fake_module("vendor-b-api", "anthropic", records)})
+        assert run_source(db_path, "vendor-b-api").status == "completed"

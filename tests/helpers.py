@@ -1,5 +1,6 @@
 """Helpers the tests share: building a database through the real code paths, the error-shape check,
 and a sample URL for every GET route of the app (derived from its URL map)."""
+import re
 from pathlib import Path
 
 from registry.curation.apply import apply_curation
@@ -13,6 +14,7 @@ SAMPLE_VALUES = {
     "slug": {"providers": "anthropic", "families": "claude-sonnet", "models": "claude-3-5-sonnet-20241022"},
     "source": {"ingest": "vendor-a-api"},
     "name": {"static": "style.css"},
+    "webhook_id": {"webhooks": "1"},
 }
 QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude",
          "/resolve": "?q=claude-3-5-sonnet-20241022", "/resolve.md": "?q=claude-3-5-sonnet-20241022",
@@ -54,6 +56,6 @@ def get_routes(app) -> list:
         url = rule.rule
         for name in rule.arguments:
             collection = rule.rule.split("/<")[0].rsplit("/", 1)[-1]
-            url = url.replace(f"<{name}>", SAMPLE_VALUES[name][collection])
+            url = re.sub(rf"<(?:\w+:)?{name}>", SAMPLE_VALUES[name][collection], url)
         urls.append(url + QUERY.get(rule.rule, ""))
     return sorted(urls)

@@ -1,29 +1,14 @@
 """Change history: what runs and the daily recompute record (registry/merge/changes.py), and the
 query the pages read (queries.recent_changes)."""
-import dataclasses
-
 import pytest
 
 import fakes
 from registry import queries
-from registry.ingest.records import Record
 from registry.ingest.runner import run_source
 from registry.merge import lifecycle
 
-SONNET_5 = "claude-sonnet-5-20260901"
-# The second snapshot of vendor-b-api: one window grows, an alias is renamed, claude-fable-1 is no
-# longer listed, Sonnet 4 gets a shutdown day and a newer Sonnet appears.
-SECOND = [
-    fakes.VENDOR_B[0],
-    Record(SONNET_5, "anthropic",
-           {"display_name": "Claude Sonnet 5", "release_date": "2026-09-01", "output_context_window": 256000},
-           [(SONNET_5, "official"), ("claude-sonnet-5-0", "official")]),
-    dataclasses.replace(fakes.VENDOR_B[3], fields={**fakes.VENDOR_B[3].fields, "sunset_date": "2027-01-14"}),
-    Record("claude-sonnet-5-1-20261101", "anthropic",
-           {"display_name": "Claude Sonnet 5.1", "release_date": "2026-11-01"},
-           [("claude-sonnet-5-1-20261101", "official")]),
-]
-
+SONNET_5 = fakes.SONNET_5
+SECOND = fakes.VENDOR_B_NEXT
 EXPECTED_SECOND = {
     # (kind, model, field, old, new, source)
     ("model_added", "claude-sonnet-5-1-20261101", None, None, None, "vendor-b-api"),

@@ -28,7 +28,10 @@ CASES = [
     ("CLAUDE-3-HAIKU-20240307", "claude-3-haiku-20240307", "claude-3-haiku-20240307", "official", 0.8, None, None),
     ("bedrock/meta.llama3-1-70b-instruct-v1:0", "llama-3.1-70b-instruct", "meta.llama3-1-70b-instruct-v1:0",
      "cloud-a", 0.8, None, None),                                       # only a smaller model: no upgrade
-    ("llama3-1-8b", "llama-3.1-8b-instruct", "meta.llama3-1-8b-instruct-v1:0", "cloud-a", 0.5, None, None),
+    # a platform's spelling without 'instruct' (Groq, Ollama): a normalized match
+    ("llama3-1-8b", "llama-3.1-8b-instruct", "Llama-3.1-8B-Instruct", "official", 0.8, None, None),
+    ("acme-llama-3.1-8b-instruct-finetune", "llama-3.1-8b-instruct", "Llama-3.1-8B-Instruct", "official", 0.5,
+     None, None),                                                       # an alias inside q: substring
     ("claude-sonnet-4-5", SONNET_45, "claude-sonnet-4-5", "official", 1.0, None, None),
 ]
 

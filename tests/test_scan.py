@@ -1,6 +1,7 @@
 """`registry scan` on the fixture repository (tests/data/scan/repo): what it reports, in every format,
 what --fix leaves (tests/data/scan/fixed), exit codes for CI, and the remote lookup's manners."""
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -245,3 +246,32 @@ def test_missing_database_exits_2(repo, tmp_path):
     result = app.test_cli_runner().invoke(args=["scan"])
     assert result.exit_code == 2 and "cannot answer" in result.output
     assert not (tmp_path / "absent.db").exists()   # a scan never creates a database
+
+
+@pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed (.ci/run installs it)")
+@pytest.mark.parametrize("copies", [300])
+def test_ripgrep_prefilter_finds_what_reading_every_file_finds(repo, scan, monkeypatch, copies):
+    """A tree large enough for the prefilter: the same findings with ripgrep choosing the files as without."""
+    filler = "def handler(event):\n    return {'status': 'ok', 'version': '1.2.3'}\n"
+    for i in range(copies):
+        (repo / "pkg" / f"m{i:03d}").mkdir(parents=True)
+        (repo / "pkg" / f"m{i:03d}" / "mod.py").write_text(filler)
+    with_rg = found(scan("--format", "json")[1])
+    monkeypatch.setenv("PATH", "/nonexistent")   # no ripgrep on PATH: every file is read
+    without = found(scan("--format", "json")[1])
+    assert with_rg == without and sorted(with_rg) == sorted(EXPECTED)
+    # and ripgrep did choose: of a filler module and a file naming a model, only the latter is read
+    from registry.scan import prefilter
+    picked = prefilter.files_with_keys([str(repo / "pkg/m000/mod.py"), str(repo / "web/chat.ts")],
+                                       ["claude-3"], shutil.which("rg", path=os.defpath + ":/usr/bin"))
+    assert picked == [str(repo / "web/chat.ts")]
+
+
+@pytest.mark.parametrize("keys, kept", [
+    (["claude-3", "claude-3-haiku", "claude-3-opus"], ["claude-3"]),   # every longer key holds claude-3
+    (["gpt-4o", "gpt-4", "o3-mini"], ["gpt-4", "o3-mini"]),
+    (["gemini-1.5-pro", "gemini-1.5-pro"], ["gemini-1.5-pro"]),
+])
+def test_ripgrep_is_given_the_keys_no_shorter_key_covers(keys, kept):
+    from registry.scan.prefilter import covering
+    assert covering(keys) == kept

@@ -1,5 +1,6 @@
 """Query-parameter parsing: every invalid value is a 400 naming the parameter."""
 import re
+from datetime import datetime, timezone
 
 from flask import request
 
@@ -73,3 +74,47 @@ def query_text() -> str:
     if _CONTROL.search(value):
         raise bad_request("Parameter 'q' must not contain control characters.")
     return value
+
+
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_MOMENT = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
+                     r"(?:[Zz]|[+-][0-9]{2}:[0-9]{2})$")
+
+
+def instant(name: str) -> str | None:
+    """An RFC 3339 date (2026-11-01) or date-time (2026-11-01T08:00:00+02:00), in the stored form: UTC, …T…Z."""
+    value = single(name)
+    if value is None:
+        return None
+    value = value.strip()
+    if not (_DAY.match(value) or _MOMENT.match(value)):
+        raise bad_request(f"Parameter '{name}' must be a date (YYYY-MM-DD) or an RFC 3339 date-time.")
+    try:
+        moment = datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
+    except ValueError:
+        raise bad_request(f"Parameter '{name}' is not a real date or time: '{value}'.") from None
+    if moment.tzinfo is None:
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except OverflowError:   # 0001-01-01T00:00+01:00 is before the first UTC instant Python can hold
+        return "0001-01-01T00:00:00Z" if moment.year == 1 else "9999-12-31T23:59:59Z"
+
+
+MAX_LIST = 2000
+
+
+def listed(name: str, choices=None) -> list | None:
+    """A comma-separated list (each item trimmed, none empty), at most MAX_LIST characters, each one of choices."""
+    value = single(name)
+    if value is None:
+        return None
+    items = [item.strip() for item in value.split(",")]
+    if not all(items) or len(value) > MAX_LIST or _CONTROL.search(value):
+        raise bad_request(f"Parameter '{name}' must be a comma-separated list of non-empty values, at most"
+                          f" {MAX_LIST} characters without control characters.")
+    if choices is not None:
+        unknown = [item for item in items if item not in choices]
+        if unknown:
+            raise bad_request(f"Parameter '{name}': unknown value '{unknown[0]}'; valid: {', '.join(choices)}.")
+    return list(dict.fromkeys(items))

@@ -22,9 +22,18 @@ WATCHED = tuple(c for c in COLUMNS if c not in ("deprecation_date", "sunset_date
 RETIRING = ("deprecated", "sunset")
 
 
+# One model's visible values, in the order model_states() reads them.
+STATE_COLUMNS = ("slug", "status", *COLUMNS, "family", "provider", "successor", "metadata")
+_STATUS, _FAMILY = STATE_COLUMNS.index("status"), STATE_COLUMNS.index("family")
+
+
 @dataclass(frozen=True)
 class State:
-    """What a reader sees: each model's visible row (queries.model_states) and each alias's owner."""
+    """What a reader sees: each model's visible values (a tuple in STATE_COLUMNS order) and each alias's owner.
+
+    Tuples, compared whole, keep a snapshot and its diff cheap on a 50k-model registry; only models that
+    differ become dicts.
+    """
 
     models: dict
     aliases: dict
@@ -32,7 +41,27 @@ class State:
 
 def snapshot(conn) -> State:
     """The visible state now."""
-    return State(queries.model_states(conn), queries.alias_owners(conn))
+    return State(model_states(conn), alias_owners(conn))
+
+def model_states(db) -> dict:
+    """slug -> the tuple of a model's visible values (STATE_COLUMNS)."""
+    cursor = db.cursor()
+    cursor.row_factory = None   # plain tuples: a Row per model costs more than the query
+    return {r[0]: r for r in cursor.execute(
+        f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug, p.slug, s.slug, m.metadata"
+        " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+        " LEFT JOIN models s ON s.id = m.successor_id")}
+
+
+def alias_owners(db) -> dict:
+    """alias -> the slug of the model it names."""
+    cursor = db.cursor()
+    cursor.row_factory = None
+    return dict(cursor.execute("SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"))
+
+
+def _row(values: tuple) -> dict:
+    return dict(zip(STATE_COLUMNS, values, strict=True))
 
 
 def _provenance(row: dict, field: str) -> str | None:
@@ -59,7 +88,8 @@ def _model_changes(slug: str, old: dict, new: dict, source: str) -> list:
     found = []
     for field in WATCHED:
         if old[field] != new[field]:
-            found.append(_change("field_changed", new, _provenance(new, field) or source, field, old[field], new[field]))
+            found.append(_change("field_changed", new, _provenance(new, field) or source, field,
+                                 old[field], new[field]))
     for field, kind in (("deprecation_date", "deprecation_announced"), ("sunset_date", "shutdown_scheduled")):
         if old[field] == new[field]:
             continue
@@ -75,34 +105,35 @@ def _model_changes(slug: str, old: dict, new: dict, source: str) -> list:
 
 
 def _latest_by_family(models: dict) -> dict:
-    return {m["family"]: slug for slug, m in models.items() if m["status"] == "latest"}
+    return {m[_FAMILY]: slug for slug, m in models.items() if m[_STATUS] == "latest"}
 
 
 def diff(before: State, after: State, source: str) -> list:
     """The changes from before to after, as dicts (kind, model_slug, ..., source), in a stable order."""
-    found = []
-    for slug in sorted(after.models.keys() - before.models.keys()):
-        found.append(_change("model_added", after.models[slug], source))
-    for slug in sorted(before.models.keys() - after.models.keys()):
-        found.append(_change("model_removed", before.models[slug], source))
-    for slug in sorted(after.models.keys() & before.models.keys()):
-        found.extend(_model_changes(slug, before.models[slug], after.models[slug], source))
+    found, old, new = [], before.models, after.models
+    for slug in sorted(new.keys() - old.keys()):
+        found.append(_change("model_added", _row(new[slug]), source))
+    for slug in sorted(old.keys() - new.keys()):
+        found.append(_change("model_removed", _row(old[slug]), source))
+    kept = sorted(slug for slug in new.keys() & old.keys() if new[slug] != old[slug]) if new != old else []
+    for slug in kept:
+        found.extend(_model_changes(slug, _row(old[slug]), _row(new[slug]), source))
     # Aliases of a model added or removed in this run come and go with it.
-    for alias in sorted(before.aliases.keys() | after.aliases.keys()):
+    moved = set() if before.aliases == after.aliases else (
+        {alias for alias, slug in after.aliases.items() if before.aliases.get(alias) != slug}
+        | (before.aliases.keys() - after.aliases.keys()))
+    for alias in sorted(moved):
         was, now = before.aliases.get(alias), after.aliases.get(alias)
-        if was == now:
-            continue
-        if was is not None and was in after.models and was in before.models:
-            found.append(_change("alias_removed", after.models[was], source, "alias", alias, None))
-        if now is not None and now in before.models and now in after.models:
-            found.append(_change("alias_added", after.models[now], source, "alias", None, alias))
-    old_latest, new_latest = _latest_by_family(before.models), _latest_by_family(after.models)
-    families_before = {m["family"] for m in before.models.values()}
-    for family in sorted(families_before & {m["family"] for m in after.models.values()}):
+        if was is not None and was in new and was in old:
+            found.append(_change("alias_removed", _row(new[was]), source, "alias", alias, None))
+        if now is not None and now in old and now in new:
+            found.append(_change("alias_added", _row(new[now]), source, "alias", None, alias))
+    old_latest, new_latest = _latest_by_family(old), _latest_by_family(new)
+    for family in sorted({m[_FAMILY] for m in old.values()} & {m[_FAMILY] for m in new.values()}):
         was, now = old_latest.get(family), new_latest.get(family)
         if was != now:
-            row = after.models.get(now) or after.models.get(was) or before.models[was]
-            found.append(_change("latest_changed", row, source, "latest", was, now))
+            found.append(_change("latest_changed", _row(new.get(now) or new.get(was) or old[was]), source,
+                                 "latest", was, now))
     return found
 
 

@@ -1,4 +1,4 @@
-"""Identifier -> model -> upgrade: normalize.py, index.py (matching), cache.py, upgrade.py."""
+"""Identifier -> model -> upgrade: normalize, platform_forms, index, substring, cache, upgrade."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -4,32 +4,32 @@ Stages (docs/api-decisions.md#resolve):
   1 exact       q equals a known alias (case-sensitive)                          1.0
   2 normalized  normalize(q) equals normalize(alias); if none, loose_key(...)    0.8
                 equal (a pinned q only matches aliases with the same pins; a Vertex-style
-                q may also drop a trailing re-release tag: 'claude-3-5-sonnet-v2')
+                q may also drop a trailing re-release tag: 'claude-3-5-sonnet-v2'); if
+                none, the platform form key equal (platform_forms.py: Groq, Ollama,
+                Fireworks, Together spellings), aliases pinned as q first
   3 substring   normalize(q) is a substring of a normalized alias or the         0.5
-                reverse, as whole '-' tokens (at least two, >= MIN_SUBSTRING chars)
-                and without cutting a version number ('gpt-5' is not in 'gpt-5-6')
+                reverse (substring.py: whole tokens preferred, numbers never cut)
+    typo        last resort: q's form key with one word corrected (one edit)     0.5
 Tie-breaks inside a stage: the alias whose source == guess_source(q) (in stage 2 also an
 alias of that source of the same model that matches only loosely); (substring only)
-length closest to q; a model that is not sunset; newest release_date (None last); slug;
-then source, position, alias, so the answer is deterministic.
+whole tokens, then length closest to q; a model that is not sunset; newest release_date
+(None last); slug; then source, position, alias, so the answer is deterministic.
 
-Every stage is a dict lookup, except the substring stage, which uses a 4-gram index over
-the distinct normalized aliases (postings sorted by length, so the scan can stop at the
-closest length) and, for the reverse direction, dict lookups of q's own token spans.
+Every stage is a dict lookup, except the substring stage, which scans length-sorted
+postings (of q's rarest 4-gram) and looks up q's own spans in a dict.
 """
 from __future__ import annotations
 
 import re
-from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from .normalize import drop_revision, guess_source, loose_key, normalize, pin_at, pins
+from .normalize import drop_revision, guess_source, loose_key, normalize, pins
+from .platform_forms import FormIndex, same_size
+from .substring import SubstringIndex
 
-CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5}
-MIN_SUBSTRING = 4          # shorter side of a substring match, in normalized characters
-GRAM = 4                   # n of the n-gram index; must be <= MIN_SUBSTRING
+CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5, "typo": 0.5}
 
 
 @dataclass(frozen=True, slots=True)   # slots: one index holds a row per alias (200k at 50k models)
@@ -40,6 +40,7 @@ class AliasRow:
     position: int              # 0 = primary alias of that source for the model
     release_date: str | None   # the model's, for tie-breaks
     status: str                # the model's: active / latest / deprecated / sunset
+    params: int | None = None  # the model's parameter count, when the registry knows it
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,17 +108,8 @@ class AliasIndex:
                     self.loose[lk] = self.loose.get(lk, ()) + (n,)
             self.norm[n] = (bucket or ()) + (r,)
         self.exact = _ExactView(self)
-        # substring structure: distinct normalized keys sorted by length, 4-gram postings
-        self.keys = sorted(self.norm, key=lambda k: (len(k), k))
-        self.max_len = len(self.keys[-1]) if self.keys else 0
-        postings: dict[str, array] = {}
-        for i, k in enumerate(self.keys):
-            for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
-                ids = postings.get(g)
-                if ids is None:
-                    ids = postings[g] = array("i")
-                ids.append(i)
-        self.postings = postings
+        self.substring = SubstringIndex(self.norm)
+        self.forms = FormIndex(self.substring.keys)
 
     def exact_rows(self, q: str, n: str | None = None) -> tuple[AliasRow, ...]:
         """The rows whose alias is exactly q (n: normalize(q), when the caller has it)."""
@@ -160,92 +152,19 @@ class AliasIndex:
             return Match(row, "normalized", CONFIDENCE["normalized"])
         if loose:
             return Match(_best(loose, guess), "normalized", CONFIDENCE["normalized"])
-        row = self._substring(n, guess)
-        return Match(row, "substring", CONFIDENCE["substring"]) if row else None
-
-    def _substring(self, n: str, guess: str | None) -> AliasRow | None:
-        L = len(n)
-        if L < MIN_SUBSTRING:
-            return None
-        best = None            # (tie-break key, row)
-        stop_diff = None       # length difference past which nothing can beat `best`
-
-        def consider(entries: list[AliasRow], diff: int) -> None:
-            nonlocal best, stop_diff
-            for r in entries:
-                same = r.source == guess
-                key = (not same, diff) + _static_key(r)
-                if best is None or key < best[0]:
-                    best = (key, r)
-                if same or guess is None:
-                    stop_diff = diff if stop_diff is None else min(stop_diff, diff)
-
-        # reverse: a normalized alias inside q, as whole tokens; longest first
-        bounds = [0] + [i + 1 for i, c in enumerate(n) if c == "-"]
-        ends = [i for i, c in enumerate(n) if c == "-"] + [L]
-        top = min(L - 1, self.max_len)
-        spans = sorted((b - e, b, e) for b in bounds for e in ends
-                       if MIN_SUBSTRING <= e - b <= top)
-        for _, b, e in spans:
-            diff = L - (e - b)
-            if stop_diff is not None and diff > stop_diff:
-                break
-            entries = self.norm.get(n[b:e])
-            if entries and _valid_at(n, n[b:e], b):
-                consider(entries, diff)
-        # forward: q inside a normalized alias; scan the rarest gram's postings by length
-        if "-" not in n:
-            return best[1] if best else None
-        grams = {n[j:j + GRAM] for j in range(L - GRAM + 1)}
-        lists = []
-        for g in grams:
-            p = self.postings.get(g)
-            if p is None:
-                return best[1] if best else None
-            lists.append(p)
-        keys = self.keys
-        for i in min(lists, key=len):
-            k = keys[i]
-            diff = len(k) - L
-            if diff <= 0:
-                continue
-            if stop_diff is not None and diff > stop_diff:
-                break
-            if n in k and _valid_in(k, n):
-                consider(self.norm[k], diff)
-        return best[1] if best else None
-
-
-def _valid_at(longer: str, shorter: str, i: int) -> bool:
-    """Is shorter, found in longer at i, a whole-token match that does not cut a version?
-
-    Whole tokens: the match starts and ends at '-' boundaries. It must hold at least two
-    tokens (so 'claude' or 'embed' alone match nothing). A version is cut when the match
-    ends in a digit and longer goes on with a numeric token ('gpt-5' in 'gpt-5-6-luna',
-    'grok-4' in 'grok-4-20'), a snapshot pin excepted ('gpt-5' in 'gpt-5-20250807',
-    'gpt-4' in 'gpt-4-0613'); or when
-    it starts with a digit right after a numeric token.
-    """
-    j = i + len(shorter)
-    if (i and longer[i - 1] != "-") or (j < len(longer) and longer[j] != "-"):
-        return False
-    if "-" not in shorter:
-        return False
-    if j < len(longer) and shorter[-1].isdigit():
-        if longer[j + 1:j + 2].isdigit() and not pin_at(longer, j):
-            return False
-    if i and shorter[0].isdigit() and longer[i - 2:i - 1].isdigit():
-        return False
-    return True
-
-
-def _valid_in(longer: str, shorter: str) -> bool:
-    i = longer.find(shorter)
-    while i != -1:
-        if _valid_at(longer, shorter, i):
-            return True
-        i = longer.find(shorter, i + 1)
-    return False
+        forms = [r for a in self.forms.lookup(n) for r in self.norm[a]]
+        if not forms:
+            # Ollama's 'deepseek-v3.1:671b': a size on a model named without one, which the
+            # registry knows has that many parameters
+            aliases, size = self.forms.without_size(n)
+            forms = [r for a in aliases for r in self.norm[a] if r.params and same_size(r.params, size)]
+        if forms:
+            return Match(_best(forms, guess), "normalized", CONFIDENCE["normalized"])
+        row = self.substring.match(n, guess, _static_key, self.forms.names_another)
+        if row is not None:
+            return Match(row, "substring", CONFIDENCE["substring"])
+        typo = [r for a in self.forms.typo(n) for r in self.norm[a]]
+        return Match(_best(typo, guess), "typo", CONFIDENCE["typo"]) if typo else None
 
 
 def _best(entries: list[AliasRow], guess: str | None) -> AliasRow:

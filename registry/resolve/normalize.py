@@ -27,11 +27,20 @@ DIRECT_API_PREFIXES = frozenset({
     "moonshot", "volcengine", "databricks", "snowflake", "friendliai", "lm_studio",
     "hosted_vllm", "vllm", "github", "nscale", "novita", "featherless_ai", "nebius",
 })
+# path heads of ids that name the provider's own model: Gemini 'models/', Fireworks
+# 'accounts/fireworks/models/', Cloudflare '@cf/'
+HOSTED_PATHS = frozenset({"models", "accounts", "@cf", "cloudflare"})
 BEDROCK_PREFIXES = ("bedrock/", "bedrock_converse/", "converse/", "invoke/")
 VERTEX_PREFIXES = ("vertex_ai/", "vertex_ai_beta/", "publishers/", "projects/")
 PLATFORM_SUFFIXES = ("maas",)                     # Vertex AI model-as-a-service ids
 QUANT_SUFFIXES = ("fp8", "fp16", "bf16", "fp4", "int4", "int8", "awq", "gptq", "gguf", "mlx")
 FLOATING_WORDS = ("latest", "default")
+# OpenRouter's variant suffixes ('model:free'); any other ':tag' is an Ollama tag ('llama4:maverick')
+GATEWAY_VARIANTS = frozenset({"free", "beta", "extended", "thinking", "online", "nitro", "floor",
+                              "exacto"})
+# 'provider:model' prefixes of agent SDKs (pydantic-ai, LangChain init_chat_model) that name a cloud
+SDK_SOURCES = {"bedrock": "cloud-a", "bedrock_converse": "cloud-a", "vertexai": "cloud-b",
+               "google-vertex": "cloud-b", "google_vertexai": "cloud-b", "openrouter": "gateway"}
 
 _DOT_PREFIX = re.compile(r"^[a-z][a-z0-9_-]*\.(?=[a-z])")      # us. / anthropic. / us-gov.
 _BEDROCK_VERSION = re.compile(r"-v?\d{1,2}:\d+(?::[a-z0-9]+)*$")  # -v1:0, -v0:1, -1:0, -v1:0:200k
@@ -50,6 +59,13 @@ _LETTER_DIGIT = re.compile(r"(?<=[a-z])-(?=\d)|(?<=\d)-(?=[a-z])")
 # MMDD), -06-05 / -07-25 at the end, -001 at the end
 _PIN_TOKEN = re.compile(r"-(20\d{6}|\d\d-20\d\d$|\d\d-\d\d$|\d{4}|\d{3}$)(?=-|$)")
 _SIZE_TAG = re.compile(r"\d+(?:\.\d+)?b(?![a-z])")                # ollama 'llama3:70b'
+# 'openai:gpt-4o', 'google-gla:gemini-1.5-flash', 'google_vertexai: gemini-2.5-flash': the head
+# has no digit and the model after it does not start with one (Ollama's 'gpt-oss:20b' does)
+_SDK_PREFIX = re.compile(r"([a-z][a-z_-]*):\s*(?=[a-z])")
+_OLLAMA_TAG = re.compile(r"[a-z0-9][a-z0-9_.-]*")            # '70b', '3b-instruct-fp16', 'maverick'
+_GGUF_QUANT = re.compile(r"-i?q[2-8](?:-(?:k|0|1|xs|xxs|s|m|l|nl))*$")   # -q4_K_M, -q8_0, -iq4_xs
+_FIREWORKS_POINT = re.compile(r"(?<=[a-z]\d)p(?=\d)")           # Fireworks 'v3p1' = 'v3.1'
+_AZURE_GPT = re.compile(r"(?<![a-z0-9])gpt-(\d)(\d)(?=-|$)")       # Azure 'gpt-35' = 'gpt-3.5'
 
 
 def _last_segment(s: str) -> str:
@@ -57,10 +73,23 @@ def _last_segment(s: str) -> str:
     return s.rsplit("/", 1)[-1]
 
 
+def sdk_prefix(s: str) -> tuple[str | None, str]:
+    """('openai', 'gpt-4o') for an agent SDK's 'openai:gpt-4o'; (None, s) for anything else."""
+    m = _SDK_PREFIX.match(s)
+    if m is None or s.startswith("ft:"):
+        return None, s
+    rest = s[m.end():]
+    if not any(c.isdigit() or c in "-./" for c in rest):   # Ollama 'mistral:instruct'
+        return None, s
+    return m.group(1), rest
+
+
 def _strip_version_tails(s: str) -> str:
-    """Vertex '@version' and Bedrock ':version' / OpenRouter ':variant' tails."""
+    """SDK 'provider:' heads, Vertex '@version', Bedrock ':version', OpenRouter ':variant', Ollama ':tag'."""
     if s.startswith("ft:"):                                # OpenAI fine-tune of a base model
         s = s[3:]
+    if ":" in s:
+        s = sdk_prefix(s)[1]
     if "@" in s:
         base, ver = s.split("@", 1)
         s = f"{base}-{ver}" if ver.isdigit() else base    # @20241022/@001 pin; @default floats
@@ -68,8 +97,12 @@ def _strip_version_tails(s: str) -> str:
         return s
     s = _BEDROCK_VERSION.sub("", s)
     head, _, tail = s.partition(":")
-    size = _SIZE_TAG.match(tail)
-    return f"{head}-{size.group(0)}" if size else head
+    tail = tail.strip()
+    if tail in GATEWAY_VARIANTS or tail in FLOATING_WORDS or tail.isdigit():
+        return head
+    if _OLLAMA_TAG.fullmatch(tail):
+        return f"{head}-{tail}"                            # 'llama3.2:3b-instruct-fp16', 'llama4:maverick'
+    return head
 
 
 def _strip_dot_prefixes(s: str) -> tuple[str, list[str]]:
@@ -96,8 +129,14 @@ def normalize(identifier: str) -> str:
         s = _SEPARATORS.sub("-", s)
     while s.endswith(_SUFFIX_TAILS):
         s = _SUFFIX.sub("", s)
+    if "-q" in s or "-iq" in s:
+        s = _GGUF_QUANT.sub("", s)
     if "." in s:
         s = _DIGIT_DOT.sub("-", s)
+    if "p" in s:
+        s = _FIREWORKS_POINT.sub("-", s)
+    if "gpt-" in s:
+        s = _AZURE_GPT.sub(r"gpt-\1-\2", s)
     return s.strip("-.")
 
 
@@ -146,6 +185,9 @@ def guess_source(q: str) -> str | None:
     s = raw.lower()
     if not s or not re.search(r"[a-z0-9]", s):
         return None
+    head, rest = sdk_prefix(s)
+    if head is not None:                                 # 'bedrock:meta.llama3-...', 'openai:gpt-4o'
+        return SDK_SOURCES.get(head) or (guess_source(raw[-len(rest):]) if rest else None)
     if s.startswith(BEDROCK_PREFIXES) or "arn:aws:bedrock" in s:
         return "cloud-a"
     last = _last_segment(s)
@@ -160,14 +202,14 @@ def guess_source(q: str) -> str | None:
         return "cloud-a"
     if "/" in s:
         first = s.split("/", 1)[0]
-        if first in DIRECT_API_PREFIXES or first == "models":
+        if first in DIRECT_API_PREFIXES or first in HOSTED_PATHS:
             return "official"
         # a published-weights name ('Qwen/Qwen2.5-72B-Instruct') keeps its capitals;
         # gateway ids are lower case
         if raw.rsplit("/", 1)[-1] != raw.rsplit("/", 1)[-1].lower():
             return "official"
         return "gateway"
-    if re.fullmatch(r"[^:]+:[a-z][a-z-]*", last):   # 'model:free' variant without an org
+    if ":" in last and last.rsplit(":", 1)[1] in GATEWAY_VARIANTS:   # 'model:free' without an org
         return "gateway"
     return "official"
 

@@ -50,11 +50,14 @@ class Finding:
 
 
 def scan(roots: Iterable[str], lookup, include=(), exclude=(), vendored: bool = False,
-         min_confidence: float = DEFAULT_CONFIDENCE) -> tuple[list[Finding], int]:
-    """(findings sorted by path, line, col; number of files read) for the trees under roots."""
+         min_confidence: float = DEFAULT_CONFIDENCE, ripgrep: str | None = None) -> tuple[list[Finding], int]:
+    """(findings sorted by path, line, col; number of files searched) for the trees under roots.
+
+    ripgrep: its executable, to pick the files worth reading in a large tree (prefilter.py).
+    """
     matcher = Matcher(lookup.aliases())
     paths = [path for path, _rel in walk.files(roots, walk.globs(include), walk.globs(exclude), vendored)]
-    places, read = parallel.find_all(matcher, paths)
+    places, read = parallel.find_all(matcher, paths, ripgrep)
     answers = lookup.resolve_many(sorted({occ.text for _, occ in places}))
     findings = [f for f in (_finding(path, walk.display(path), occ, answers.get(occ.text), min_confidence)
                             for path, occ in places) if f is not None]

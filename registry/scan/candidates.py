@@ -71,9 +71,9 @@ class Matcher:
                     if stem:
                         stems.add(stem.group(0))
         self.automaton = ahocorasick.Automaton()
-        for key in self.known | stems:
-            if len(key) >= MIN_KEY:
-                self.automaton.add_word(key, len(key))
+        self.keys = sorted(key for key in self.known | stems if len(key) >= MIN_KEY)
+        for key in self.keys:
+            self.automaton.add_word(key, len(key))
         if len(self.automaton):
             self.automaton.make_automaton()
 

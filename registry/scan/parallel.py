@@ -9,7 +9,7 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
-from . import walk
+from . import prefilter, walk
 from .candidates import Matcher, Occurrence
 
 CHUNK = 64          # files per task: small enough to balance, large enough to cost nothing to send
@@ -28,10 +28,18 @@ def _chunk(paths: list[str]) -> tuple[list[tuple[str, Occurrence]], int]:
     return found, read
 
 
-def find_all(matcher: Matcher, paths: list[str]) -> tuple[list[tuple[str, Occurrence]], int]:
-    """(path, occurrence) of every candidate in paths, in path order, and the number of files read."""
+def find_all(matcher: Matcher, paths: list[str],
+             ripgrep: str | None = None) -> tuple[list[tuple[str, Occurrence]], int]:
+    """(path, occurrence) of every candidate in paths, in path order, and the number of files read.
+
+    ripgrep: its executable, to read only the files that hold a key (prefilter.py); None reads all.
+    """
     global _matcher
     _matcher = matcher
+    searched = len(paths)
+    if ripgrep and len(paths) >= SERIAL_BELOW:   # a small tree is read faster than ripgrep starts
+        paths = prefilter.files_with_keys(paths, matcher.keys, ripgrep)
+    skipped = searched - len(paths)   # searched by ripgrep, and found to hold no key
     workers = min(os.cpu_count() or 1, 8)
     chunks = [paths[i:i + CHUNK] for i in range(0, len(paths), CHUNK)]
     if workers < 2 or len(paths) < SERIAL_BELOW or "fork" not in multiprocessing.get_all_start_methods():
@@ -39,4 +47,4 @@ def find_all(matcher: Matcher, paths: list[str]) -> tuple[list[tuple[str, Occurr
     else:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             results = list(pool.map(_chunk, chunks))
-    return [p for found, _ in results for p in found], sum(read for _, read in results)
+    return [p for found, _ in results for p in found], skipped + sum(read for _, read in results)

@@ -23,21 +23,23 @@ MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to
 
 # Headers a view sets that belong to the answer and so are kept with it (the lifecycle signals).
 KEPT_HEADERS = ("Deprecation", "Sunset", "Link")
-# What is kept: the API's JSON and the pages (HTML, their Markdown twins, /llms.txt, CSS and JS).
-KEPT_TYPES = ("application/json", "text/html", "text/markdown", "text/plain", "text/css", "text/javascript")
+# What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
+# twins, /llms.txt, CSS and JS; registry/pages/), each served again with its own type.
+KEPT_TYPES = ("application/json", "application/atom+xml", "application/feed+json", "text/calendar",
+              "text/html", "text/markdown", "text/plain", "text/css", "text/javascript")
 
 
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body, etag, headers, content type) by request key, safe across threads."""
+    """A byte-bounded LRU of (generation, body, etag, headers, mimetype) by request key, safe across threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers, content type)
+        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers, mimetype)
         self.lock = threading.Lock()
 
     def get(self, key, current: int):
-        """The (body, etag, headers, content type) kept for key at generation current, or None."""
+        """The (body, etag, headers, mimetype) kept for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -49,14 +51,14 @@ class ResponseCache:
             return entry[1:]
 
     def put(self, key, current: int, body: bytes, etag: str = "", headers: tuple = (),
-            content_type: str = "application/json") -> None:
+            mimetype: str = "application/json") -> None:
         """Keep body for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, etag, headers, content_type)
+            self.entries[key] = (current, body, etag, headers, mimetype)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
@@ -71,10 +73,11 @@ def _cacheable() -> bool:
 
 def _key() -> tuple:
     # The raw query string, not a parsed one: distinct spellings are distinct keys, never a wrong answer.
-    # A page also depends on the format asked for (HTML or Markdown) and on the day: its countdowns
-    # ("shuts down in 12 days") change at midnight even when no status does.
+    # The host too: the feeds' links are absolute (registry/feeds/). A page also depends on the format
+    # asked for (HTML or Markdown) and on the day: its countdowns ("shuts down in 12 days") change at
+    # midnight even when no status does.
     negotiated = variant()
-    return (request.path, request.query_string) + ((negotiated, today()) if negotiated else ())
+    return (request.host, request.path, request.query_string) + ((negotiated, today()) if negotiated else ())
 
 
 def serve_cached():
@@ -86,21 +89,20 @@ def serve_cached():
     if kept is None:
         return None
     g.served_from_cache = True
-    response = current_app.response_class(kept[0], status=200, content_type=kept[3], headers=kept[2])
+    response = current_app.response_class(kept[0], status=200, mimetype=kept[3], headers=kept[2])
     response.set_etag(kept[1])   # computed once when kept: the ETag hook finds it and skips hashing
     return response
 
 
 def keep_rendered(response):
-    """Keep a fresh 200 answer (JSON or a page) under the generation read before it was computed."""
+    """Keep a fresh 200 answer (JSON, a feed or a page) under the generation read before it was computed."""
     cache = current_app.extensions.get("registry_response_cache")
     if (cache is not None and response.status_code == 200 and "generation" in g
             and not g.get("served_from_cache") and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
         response.add_etag()
         kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
-        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept,
-                  response.content_type)
+        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept, response.mimetype)
     return response
 
 

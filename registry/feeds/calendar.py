@@ -1,0 +1,89 @@
+"""The lifecycle calendar (RFC 5545): an all-day event for every deprecation and shutdown day.
+
+Each event's UID is fixed per (model, kind), so a calendar client that refreshes the subscription
+updates a moved date instead of adding a second event; alarms fire 90, 30 and 7 days before a
+shutdown. The upgrade is named in the watched identifier's own format when the caller named one
+(docs/api-decisions.md#feeds).
+"""
+import json
+from datetime import date, timedelta
+
+from ..resolve.upgrade import upgrade_alias_for, upgrade_for
+from . import GENERATOR, ics, model_url
+
+MIMETYPE = "text/calendar"
+ALARM_DAYS = (90, 30, 7)
+# kind -> (the date column, what the day means); kinds as the change history names the announcements.
+EVENTS = {
+    "deprecation_announced": ("deprecation_date", "deprecated"),
+    "shutdown_scheduled": ("sunset_date", "shuts down"),
+}
+
+
+def uid(slug: str, kind: str) -> str:
+    """The event's UID: the same for a (model, kind) whatever its date, run after run."""
+    return f"{slug}.{kind}@{GENERATOR}"
+
+
+def _stamp(iso: str) -> str:
+    return iso.replace("-", "").replace(":", "")   # 2026-11-22T18:04:45Z -> 20261122T180445Z
+
+
+def _day(iso: str) -> str:
+    return iso.replace("-", "")
+
+
+def _upgrade_name(db, row, watched) -> str | None:
+    """The upgrade's name: in the watched id's format (its alias of that source) when one was named."""
+    upgrade = upgrade_for(db, row)
+    if upgrade is None:
+        return None
+    match = watched[1] if watched else None
+    if match is not None:
+        alias = upgrade_alias_for(db, match.row, upgrade, query=watched[0])
+        if alias is not None:
+            return alias.alias
+    return upgrade["slug"]
+
+
+def _event(row, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
+    column, meaning = EVENTS[kind]
+    provenance = (json.loads(row["metadata"] or "{}").get("provenance") or {}).get(column)
+    url = model_url(base_url, row["slug"])
+    lines = [f"{row['display_name']} ({row['provider_name']}) {meaning} on {day}.",
+             f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
+             f"Source: {provenance}." if provenance else None, url]
+    end = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    properties = [
+        ("UID", ics.text(uid(row["slug"], kind))), ("DTSTAMP", _stamp(row["updated_at"])),
+        ("LAST-MODIFIED", _stamp(row["updated_at"])),
+        ("DTSTART;VALUE=DATE", _day(day)), ("DTEND;VALUE=DATE", _day(end)), ("TRANSP", "TRANSPARENT"),
+        ("SUMMARY", ics.text(f"{label} {meaning}" + (f"; move to {upgrade}" if upgrade else ""))),
+        ("DESCRIPTION", ics.text("\n".join(line for line in lines if line))),
+        ("URL;VALUE=URI", url), ("CATEGORIES", ics.text(kind))]
+    alarms = [ics.component("VALARM", [("ACTION", "DISPLAY"), ("TRIGGER", f"-P{days}D"),
+                                       ("DESCRIPTION", ics.text(f"{label} shuts down in {days} days ({day})"))])
+              for days in (ALARM_DAYS if kind == "shutdown_scheduled" else ())]
+    return ics.component("VEVENT", properties, alarms)
+
+
+def render(db, rows, watched: dict, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
+    """The calendar of rows' deprecation and shutdown days (within [since, until) when given).
+
+    watched: slug -> (identifier, alias Match or None), as api/changes.py resolve_watched gives.
+    """
+    events = []
+    for row in rows:
+        days = [(kind, row[EVENTS[kind][0]]) for kind in kinds]
+        chosen = [(kind, day) for kind, day in days
+                  if day and (since is None or day >= since[:10]) and (until is None or day < until[:10])]
+        if not chosen:
+            continue
+        watched_id = watched.get(row["slug"])
+        upgrade = _upgrade_name(db, row, watched_id)
+        label = watched_id[0] if watched_id else row["slug"]
+        events += [_event(row, kind, day, upgrade, label, base_url) for kind, day in chosen]
+    return ics.component("VCALENDAR", [
+        ("VERSION", "2.0"), ("PRODID", f"-//{GENERATOR}//lifecycle calendar//EN"), ("CALSCALE", "GREGORIAN"),
+        ("METHOD", "PUBLISH"), ("X-WR-CALNAME", ics.text("Model deprecations and shutdowns")),
+        ("REFRESH-INTERVAL;VALUE=DURATION", "P1D"), ("X-PUBLISHED-TTL", "P1D")], events)

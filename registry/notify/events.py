@@ -1,0 +1,87 @@
+"""The events an endpoint is due: each new change its filters match, and each shutdown that has come
+within one of its day thresholds. Payloads are the Standard Webhooks shape {type, timestamp, data}."""
+import json
+from datetime import date
+
+from .. import queries
+from ..merge.changes import KINDS
+from ..merge.lifecycle import today
+from ..resolve.index import AliasRow
+from ..resolve.upgrade import upgrade_alias_for, upgrade_for
+
+UPCOMING = "shutdown_upcoming"
+EVENT_KINDS = KINDS + (UPCOMING,)
+BATCH = 5000   # changes read per pass: a first notify after a big ingest reads them in steps
+
+
+def _upgrade_alias(db, watched: dict | None, upgrade) -> str | None:
+    """The upgrade as the watched id's own format names it (its alias of that source), else None."""
+    if watched is None or upgrade is None or not watched.get("alias"):
+        return None
+    matched = AliasRow(alias=watched["alias"], source=watched["alias_source"], model_slug=watched["slug"],
+                       position=0, release_date=None, status="")
+    chosen = upgrade_alias_for(db, matched, upgrade, query=watched["identifier"])
+    return chosen.alias if chosen is not None else None
+
+
+class Endpoint:
+    """One webhook row's filters, read once."""
+
+    def __init__(self, row):
+        self.id, self.cursor = row["id"], row["change_cursor"]
+        self.watched = {m["slug"]: m for m in json.loads(row["models"])}
+        self.providers = set(json.loads(row["providers"]))
+        self.kinds = set(json.loads(row["kinds"]))
+        self.days_before = sorted(json.loads(row["days_before"]))
+
+    def wants(self, kind: str, model_slug: str, provider_slug: str) -> bool:
+        """Whether an event of kind about that model passes every filter (an empty filter passes all)."""
+        return ((not self.kinds or kind in self.kinds) and (not self.watched or model_slug in self.watched)
+                and (not self.providers or provider_slug in self.providers))
+
+
+def change_events(db, endpoint: Endpoint) -> tuple[list, int]:
+    """(events, new cursor) for the changes after the endpoint's cursor that it wants."""
+    events, cursor = [], endpoint.cursor
+    while True:
+        batch = queries.changes_after(db, cursor, BATCH)
+        for change in batch:
+            if endpoint.wants(change["kind"], change["model_slug"], change["provider_slug"]):
+                watched = endpoint.watched.get(change["model_slug"])
+                upgrade = queries.model_by_slug(db, change["upgrade_slug"]) if change["upgrade_slug"] else None
+                data = {**change, "watched_id": watched["identifier"] if watched else None,
+                        "upgrade_alias": _upgrade_alias(db, watched, upgrade)}
+                events.append((f"change-{change['id']}", f"change.{change['kind']}",
+                               {"type": f"change.{change['kind']}", "timestamp": change["occurred_at"], "data": data}))
+        if len(batch) < BATCH:
+            return events, (batch[-1]["id"] if batch else cursor)
+        cursor = batch[-1]["id"]
+
+
+def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
+    """One event per model whose shutdown is within the endpoint's smallest threshold it has reached."""
+    if endpoint.kinds and UPCOMING not in endpoint.kinds:
+        return []
+    on = on or today()
+    events = []
+    for row in queries.dated_models(db, {"models": sorted(endpoint.watched)} if endpoint.watched else {}):
+        if not row["sunset_date"] or row["sunset_date"] < on or not endpoint.wants(UPCOMING, row["slug"],
+                                                                                    row["provider_slug"]):
+            continue
+        left = (date.fromisoformat(row["sunset_date"]) - date.fromisoformat(on)).days
+        reached = [d for d in endpoint.days_before if d >= left]
+        if not reached:
+            continue
+        threshold = reached[0]
+        watched = endpoint.watched.get(row["slug"])
+        upgrade = upgrade_for(db, row)
+        alias = _upgrade_alias(db, watched, upgrade)
+        name = watched["identifier"] if watched else row["slug"]
+        move = f"; move to {alias or upgrade['slug']}" if upgrade is not None else ""
+        data = {"model_slug": row["slug"], "watched_id": watched["identifier"] if watched else None,
+                "provider_slug": row["provider_slug"], "sunset_date": row["sunset_date"], "days_before": threshold,
+                "days_left": left, "upgrade_slug": upgrade["slug"] if upgrade is not None else None,
+                "upgrade_alias": alias, "title": f"{name}: shuts down in {left} days ({row['sunset_date']}){move}"}
+        events.append((f"shutdown-{row['slug']}-{row['sunset_date']}-{threshold}", f"lifecycle.{UPCOMING}",
+                       {"type": f"lifecycle.{UPCOMING}", "timestamp": f"{on}T00:00:00Z", "data": data}))
+    return events
