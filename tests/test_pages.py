@@ -27,7 +27,8 @@ DAYS_TO_2099_SHUTDOWN = (date(2099, 10, 22) - date.fromisoformat(TODAY)).days
      ['href="/models/claude-sonnet-4-5-20250929"', "us.anthropic.claude-3-5-sonnet-20241022-v2:0",
       "anthropic.claude-sonnet-4-5-20250929-v1:0", f"{DAYS_TO_2099_SHUTDOWN} days",
       'data-copy="claude-sonnet-4-5-20250929"',
-      "curation/anthropic.yaml", '<svg class="timeline timeline-wide"'],
+      "curation/anthropic.yaml", '<svg class="timeline timeline-wide"',
+      'href="/api/v1/feeds/changes.atom?model=claude-3-5-sonnet-20241022"'],
      ["| Amazon Bedrock | `anthropic.claude-3-5-sonnet-20241022-v2:0` | `anthropic.claude-sonnet-4-5-20250929-v1:0` |",
       f"shuts down in {DAYS_TO_2099_SHUTDOWN} days (2099-10-22)", "Status: **deprecated**"]),
     ("/families/claude-sonnet",
@@ -275,3 +276,14 @@ def test_a_family_page_draws_its_newest_releases():
     t = family_timeline(FAMILY, "2016-01-01")
     assert (t["drawn"], t["dated"]) == (MOST_ROWS, 50)
     assert [r["slug"] for r in t["wide"]["rows"]] == [r["slug"] for r in FAMILY[-MOST_ROWS:]]
+
+
+@pytest.mark.parametrize("page_path", ["/", f"/models/{SONNET_35}"])
+def test_the_feed_links_of_a_page_answer_their_feeds(client, page_path):
+    text = client.get(page_path, headers=HTML).get_data(as_text=True)
+    feeds = re.findall(r'href="(/api/v1/feeds/[^"]+)"', text)
+    assert len(feeds) == 3
+    for url in feeds:
+        response = client.get(url.replace("&amp;", "&"))
+        assert response.status_code == 200, url
+        assert response.mimetype in ("application/atom+xml", "application/feed+json", "text/calendar")
