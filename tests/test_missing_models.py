@@ -2,8 +2,7 @@
 evaluation's file): on the shipped registry (curation, then every source from seeds/) each string whose model
 is a real, documented model resolves to that model by an exact alias or the normalizer (confidence >= 0.8).
 
-Every string of the file is in exactly one table: RESOLVES (string -> slug), NEEDS_RULE (the model and its
-facts are curated, the string's form waits for a normalization rule of issue 16 items 1-3), LEFT_OUT (why).
+Every string of the file is in exactly one table: RESOLVES (string -> slug) or LEFT_OUT (why).
 scripts/eval_missing.py prints the same resolutions and the share."""
 import importlib.util
 from pathlib import Path
@@ -123,15 +122,12 @@ RESOLVES = [
     ("deepseek-r1:14b", "deepseek-r1-distill-qwen-14b"),
     ("grok-beta", "grok-beta"),
     ("nvidia/Llama-3.1-Nemotron-70B-Instruct", "llama-3.1-nemotron-70b-instruct"),
+    # forms the normalizer reads (registry/resolve/platform_forms.py)
+    ("cohere:c4ai-aya-expanse-32b", "c4ai-aya-expanse-32b"),            # provider:model (pydantic-ai)
+    ("anthropic:claude-2.1", "claude-2.1"),                             # provider:model (pydantic-ai)
+    ("llama3.1:405b", "llama-3.1-405b-instruct"),                       # Ollama name:size tag
+    ("accounts/fireworks/models/deepseek-v2p5", "deepseek-v2.5"),       # Fireworks v2p5 = 2.5
 ]
-
-# string -> (the curated model it means, the rule of issue 16 item 1 that the string's form needs)
-NEEDS_RULE = {
-    "cohere:c4ai-aya-expanse-32b": ("c4ai-aya-expanse-32b", "provider:model prefix (pydantic-ai)"),
-    "anthropic:claude-2.1": ("claude-2.1", "provider:model prefix (pydantic-ai)"),
-    "llama3.1:405b": ("llama-3.1-405b-instruct", "Ollama name:size tag (today a 0.5 substring match)"),
-    "accounts/fireworks/models/deepseek-v2p5": ("deepseek-v2.5", "Fireworks version spelling v2p5 = 2.5"),
-}
 
 # string -> why the registry does not carry its model
 LEFT_OUT = {
@@ -162,7 +158,7 @@ def outcome(client, q):
 
 def test_every_string_is_in_exactly_one_table():
     strings = [row["q"] for row in eval_missing.read_rows(DATA)]
-    tables = [q for q, _ in RESOLVES] + list(NEEDS_RULE) + list(LEFT_OUT)
+    tables = [q for q, _ in RESOLVES] + list(LEFT_OUT)
     assert len(strings) == 100 and sorted(tables) == sorted(strings)
 
 
@@ -170,14 +166,6 @@ def test_every_string_is_in_exactly_one_table():
 def test_string_resolves_to_its_model(client, q, slug):
     got = outcome(client, q)
     assert (got["slug"], eval_missing.resolved(got)) == (slug, True), got
-
-
-@pytest.mark.parametrize("q, want", NEEDS_RULE.items())
-def test_string_waiting_for_a_rule_has_its_model_and_no_wrong_answer(client, q, want):
-    slug, _rule = want
-    assert client.get(f"/api/v1/models/{slug}").status_code == 200
-    got = outcome(client, q)
-    assert not eval_missing.resolved(got) or got["slug"] == slug, got
 
 
 @pytest.mark.parametrize("q", LEFT_OUT)
