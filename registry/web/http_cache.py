@@ -16,9 +16,9 @@ def cache_headers(response):
         return response
     response.headers["Cache-Control"] = PUBLIC
     response.add_etag()
-    etag, _ = response.get_etag()
     # If-None-Match uses the weak comparison (RFC 9110 §13.1.2); "*" matches any current answer.
-    if request.if_none_match.contains_weak(etag):
+    # Without the header nothing can match: it is parsed only when a client sent it.
+    if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(response.get_etag()[0]):
         response.status_code = 304   # werkzeug then sends no body and drops Content-Type/Length
     return response
 
