@@ -4,27 +4,18 @@ is a real, documented model resolves to that model by an exact alias or the norm
 
 Every string of the file is in exactly one table: RESOLVES (string -> slug) or LEFT_OUT (why).
 scripts/eval_missing.py prints the same resolutions and the share."""
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-from helpers import build_db
-from registry import create_app
+from helpers import load_script, shipped_app
 from registry.db import close_thread_connections
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "missing_models.jsonl"
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-eval_missing = _load("eval_missing")
+eval_missing = load_script("eval_missing")
 
 # string as teams write it -> the registry's model slug
 RESOLVES = [
@@ -140,12 +131,7 @@ LEFT_OUT = {
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    import os
-    os.environ["REGISTRY_TODAY"] = "2026-11-22"
-    db = tmp_path_factory.mktemp("missing") / "registry.db"
-    build_db(db, ROOT / "curation")
-    app = create_app({"TESTING": True, "DATABASE": str(db), "SEEDS_DIR": str(ROOT / "seeds"),
-                      "CURATION_DIR": str(ROOT / "curation"), "RATELIMIT_ENABLED": False})
+    app = shipped_app(tmp_path_factory.mktemp("missing") / "registry.db", "2026-11-22", RATELIMIT_ENABLED=False)
     result = app.test_cli_runner().invoke(args=["ingest", "--offline"])
     assert result.exit_code == 0, result.output
     yield app.test_client()
