@@ -77,6 +77,8 @@ CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_da
 CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);
 CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
 CREATE INDEX IF NOT EXISTS models_status ON models(status);
+-- A status's models newest first: a page of /models?status=sunset walks it, no sort (queries.list_models).
+CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);
 
 CREATE TABLE IF NOT EXISTS aliases (
     id          INTEGER PRIMARY KEY,

@@ -53,3 +53,6 @@ LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
 # Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
 LIST_DATES_AND_SIZES = tuple(f.name for f in FIELDS if f.shown == "list"
                              and f.name not in ("display_name", "version", "model_type"))
+# The metadata key of a tombstone: a model no source lists any longer keeps answering, with the time
+# it was last listed (docs/api-decisions.md#change-history).
+REMOVED = "removed_at"

@@ -111,6 +111,8 @@ STEPS = [
     # History starts at the first run after this step: the state before it was never diffed.
     Step(6, "change history (what each run and the daily lifecycle recompute changed)", _CHANGES_V6),
     Step(7, "webhooks: endpoints, deliveries and their attempts", _WEBHOOKS_V7),
+    Step(8, "index models by status and release (a status's models newest first, without a sort)",
+         "CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);"),
 ]
 
 

@@ -142,7 +142,9 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     offset = (page - 1) * per_page
     if offset >= total:
         return [], total
-    if status_at is not None and not joined and not _few(db, total, offset + per_page):
+    if status_at is not None and not joined and sort == "release_date":
+        pass   # models_status_release holds this page in order: walk it
+    elif status_at is not None and not joined and not _few(db, total, offset + per_page):
         # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
         # models_status, whose plan reads and sorts every matching row to return one page).
         where[status_at] = "+m.status = ?"

@@ -1,6 +1,9 @@
 """Helpers the tests share: building a database through the real code paths, the error-shape check,
 and a sample URL for every GET route of the app (derived from its URL map)."""
+import importlib.util
+import os
 import re
+import sys
 from pathlib import Path
 
 from registry.curation.apply import apply_curation
@@ -8,6 +11,7 @@ from registry.curation.reader import read_curation
 from registry.db import connect_rw, init_db
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parent.parent
 TODAY = "2026-11-21"
 # Values for the URL map's variables that exist in the fixture curation (tests/data/curation).
 SAMPLE_VALUES = {
@@ -31,6 +35,28 @@ def build_db(path, curation_dir) -> None:
         apply_curation(conn, cur)
     finally:
         conn.close()
+
+
+def load_script(name: str):
+    """Import scripts/<name>.py as a module (the evaluation scripts the tests hold to their figures)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+
+
+def shipped_app(path, today: str, **config):
+    """The app over the registry as shipped (curation, then every source from seeds/) built at path."""
+    from registry import create_app
+    os.environ["REGISTRY_TODAY"] = today
+    build_db(path, ROOT / "curation")
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SEEDS_DIR": str(ROOT / "seeds"),
+                      "CURATION_DIR": str(ROOT / "curation"), **config})
+    return app
 
 
 def assert_error(response, status: int, code: str, contains: str = ""):

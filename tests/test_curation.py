@@ -150,13 +150,23 @@ def test_changed_value_updates_one_model(runner, rw, curation_dir):
     assert "0 model(s) added, 1 updated" in result.output
 
 
-def test_removed_model_disappears_when_no_source_knows_it(runner, rw, curation_dir):
+def test_removed_model_stays_as_a_tombstone_that_keeps_resolving(runner, rw, curation_dir, client):
+    """No source lists it any longer: its id keeps answering, marked removed, and it is no family's latest."""
     text = (curation_dir / "meta.yaml").read_text()
-    text = text.split("      - slug: llama-3.1-405b-instruct")[0]
+    write(curation_dir, "meta.yaml", text.split("      - slug: llama-3.1-405b-instruct")[0])
+    assert runner.invoke(args=["curate"]).exit_code == 0
+    body = client.get("/api/v1/resolve", query_string={"q": "Llama-3.1-405B-Instruct"}).get_json()
+    assert body["matched_model"]["slug"] == "llama-3.1-405b-instruct"
+    model = client.get("/api/v1/models/llama-3.1-405b-instruct").get_json()
+    assert model["metadata"]["removed_at"] and model["status"] != "latest"
+    kinds = [c["kind"] for c in client.get("/api/v1/models/llama-3.1-405b-instruct/changes").get_json()["changes"]]
+    assert kinds[0] == "model_removed"
+    # listed again: no longer a tombstone, and a re-run records nothing more
     write(curation_dir, "meta.yaml", text)
     assert runner.invoke(args=["curate"]).exit_code == 0
-    assert rw.execute("SELECT 1 FROM models WHERE slug = 'llama-3.1-405b-instruct'").fetchone() is None
-    assert rw.execute("SELECT 1 FROM aliases WHERE alias = 'Llama-3.1-405B-Instruct'").fetchone() is None
+    assert "removed_at" not in client.get("/api/v1/models/llama-3.1-405b-instruct").get_json()["metadata"]
+    kinds = [c["kind"] for c in client.get("/api/v1/models/llama-3.1-405b-instruct/changes").get_json()["changes"]]
+    assert kinds[0] == "model_added"
 
 
 def test_curated_values_become_facts_with_provenance(client):

@@ -4,8 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import build_db
-from registry import create_app
+from helpers import shipped_app
 from registry.db import close_thread_connections, connect_rw
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -13,12 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def cycle(tmp_path_factory):
-    import os
-    os.environ["REGISTRY_TODAY"] = "2026-11-21"
     db = tmp_path_factory.mktemp("offline") / "registry.db"
-    build_db(db, ROOT / "curation")
-    app = create_app({"TESTING": True, "DATABASE": str(db), "SEEDS_DIR": str(ROOT / "seeds"),
-                      "CURATION_DIR": str(ROOT / "curation")})
+    app = shipped_app(db, "2026-11-21")
     first = app.test_cli_runner().invoke(args=["ingest", "--offline"])
     second = app.test_cli_runner().invoke(args=["ingest", "--offline"])
     yield app, connect_rw(str(db)), first, second

@@ -3,10 +3,11 @@ seen; negative rows (precision over recall); stage 3 substring; and the wild dev
 Rules: docs/api-decisions.md#resolve."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from helpers import load_script
 
 from registry.resolve.index import AliasIndex, AliasRow
 from registry.resolve.normalize import guess_source, normalize
@@ -14,15 +15,8 @@ from registry.resolve.normalize import guess_source, normalize
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-eval_resolve = _load("eval_resolve")
-eval_wild = _load("eval_wild")
+eval_resolve = load_script("eval_resolve")
+eval_wild = load_script("eval_wild")
 
 
 def index_of(*aliases):

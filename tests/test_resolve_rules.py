@@ -3,11 +3,12 @@ format-preserving upgrade aliases, and the development-set accuracy thresholds (
 the copies in tests/data)."""
 from __future__ import annotations
 
-import importlib.util
 import random
 from pathlib import Path
 
 import pytest
+
+from helpers import load_script
 
 from registry.resolve import normalize as N
 from registry.resolve.index import AliasIndex, AliasRow
@@ -15,9 +16,7 @@ from registry.resolve.normalize import decoration, guess_source, normalize
 from registry.resolve.upgrade import pick_upgrade_alias
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("eval_resolve", ROOT / "scripts" / "eval_resolve.py")
-eval_resolve = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(eval_resolve)
+eval_resolve = load_script("eval_resolve")
 
 
 def row(alias, source="official", slug=None, position=0, release="2025-01-01", status="active"):

@@ -1,28 +1,11 @@
 """Search quality on the development set: MRR@10 >= 0.90 on a registry built from
 tests/data/models_truth.jsonl through curation (measured on the copies in tests/data)."""
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).parent / "data"
+from helpers import DATA, load_script
 
-
-def _load(name):
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-
-
-truth_registry = _load("truth_registry")
-eval_search = _load("eval_search")
+truth_registry = load_script("truth_registry")
+eval_search = load_script("eval_search")
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .. import queries
 from ..db import now_iso
-from ..fields import COLUMNS
+from ..fields import COLUMNS, REMOVED
 
 KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "deprecation_announced",
          "shutdown_scheduled", "alias_added", "alias_removed", "latest_changed")
@@ -50,7 +50,9 @@ def model_states(db) -> dict:
     return {r[0]: r for r in cursor.execute(
         f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug, p.slug, s.slug, m.metadata"
         " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
-        " LEFT JOIN models s ON s.id = m.successor_id")}
+        " LEFT JOIN models s ON s.id = m.successor_id"
+        # A tombstone is not visible state: becoming one is the model's model_removed.
+        f" WHERE json_extract(m.metadata, '$.{REMOVED}') IS NULL")}
 
 
 def alias_owners(db) -> dict:

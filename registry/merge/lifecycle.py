@@ -3,6 +3,7 @@ import json
 from datetime import date, datetime, timezone
 
 from ..config import setting
+from ..fields import REMOVED
 from ..db import bump_generation, now_iso, transaction
 from ..search import documents
 from . import changes
@@ -75,7 +76,8 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
     on = on or today()
     flags = _load_signals(conn) if signals is None else signals
     models = [dict(r) for r in conn.execute(
-        "SELECT id, slug, family_id, status, release_date, deprecation_date, sunset_date FROM models")]
+        "SELECT id, slug, family_id, status, release_date, deprecation_date, sunset_date,"
+        f" json_extract(metadata, '$.{REMOVED}') IS NOT NULL AS removed FROM models")]
     status, pinned = {}, {}
     for m in models:
         f = flags.get(m["slug"], {})
@@ -89,7 +91,8 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
     for members in by_family.values():
         working = [m for m in members if status[m["slug"]] in (None, "latest")]
         pinned_latest = [m for m in working if pinned.get(m["slug"]) == "latest"]
-        candidates = pinned_latest or [m for m in working if m["slug"] not in pinned]
+        # A tombstone (no source lists it any longer) is never its family's latest.
+        candidates = pinned_latest or [m for m in working if m["slug"] not in pinned and not m["removed"]]
         newest = max(candidates, key=lambda m: (m["release_date"] or "", m["slug"]), default=None)
         for m in working:
             if m["slug"] not in pinned or pinned[m["slug"]] == "latest":

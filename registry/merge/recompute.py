@@ -6,7 +6,7 @@ import re
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from ..fields import COLUMNS, LINKS
+from ..fields import COLUMNS, LINKS, REMOVED
 from .priority import FEED, FLAG_FIELDS, merge_by_key, pick, tier
 from ..resolve.normalize import normalize, pin_free
 
@@ -195,8 +195,14 @@ def recompute(conn) -> tuple[int, int]:
             (slug, *(row[c] for c in COMPARED), stamp, stamp))
 
     kept = set(successors)
-    for slug in set(existing) - kept:
-        conn.execute("DELETE FROM models WHERE slug = ?", (slug,))
+    # A model no source lists any longer stays as a tombstone: it keeps its row and its aliases, so the
+    # ids teams still call keep answering (docs/api-decisions.md#change-history).
+    for slug in sorted(set(existing) - kept):
+        metadata = json.loads(existing[slug]["metadata"] or "{}")
+        if REMOVED not in metadata:
+            metadata[REMOVED] = stamp
+            conn.execute("UPDATE models SET metadata = ? WHERE slug = ?", (json.dumps(metadata, sort_keys=True), slug))
+            changed.add(slug)
     ids = {r[0]: r[1] for r in conn.execute("SELECT slug, id FROM models")}
     for slug, successor in successors.items():
         successor_id = ids.get(successor) if successor and successor != slug else None
@@ -207,7 +213,7 @@ def recompute(conn) -> tuple[int, int]:
             changed.add(slug)
         conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
 
-    changed |= _write_aliases(conn, claims, names_by_model, ids, kept)
+    changed |= _write_aliases(conn, claims, names_by_model, ids, kept, {ids[s] for s in set(existing) - kept})
     changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
     changed -= added
     touched = added | changed
@@ -220,8 +226,9 @@ def recompute(conn) -> tuple[int, int]:
     return len(added), len(changed)
 
 
-def _write_aliases(conn, claims, names_by_model, ids, kept) -> set:
-    """Upsert the winning alias claims, drop unclaimed ones; return slugs whose aliases changed."""
+def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset()) -> set:
+    """Upsert the winning alias claims, drop unclaimed ones (a tombstone keeps its own); return slugs
+    whose aliases changed."""
     keys = {slug: model_key(names_by_model.get(slug, []), slug) for slug in kept}
     wanted = {}
     for alias, (slug, alias_source, position) in claims.items():
@@ -232,7 +239,7 @@ def _write_aliases(conn, claims, names_by_model, ids, kept) -> set:
     current = {r[0]: tuple(r[1:]) for r in conn.execute(
         "SELECT alias, model_id, source, position, normalized FROM aliases")}
     for alias, old in current.items():
-        if alias not in wanted:
+        if alias not in wanted and old[0] not in tombstones:
             conn.execute("DELETE FROM aliases WHERE alias = ?", (alias,))
             if old[0] in by_id:
                 changed.add(by_id[old[0]])

@@ -5,9 +5,12 @@ registration order and after_request hooks in reverse, so this one list is the w
 """
 from . import errors, hardening, http_cache, lifecycle_clock, limits, openapi, response_cache
 
+SYNC_CHECKS_KEPT = 1024   # far more than the app's hooks, views and handlers
+
 
 def install(app) -> None:
     """Register every hook and handler on app, in the order they run."""
+    remember_sync_checks(app)
     # Error handlers first: every failure below, whatever raised it, answers in the one JSON shape.
     errors.init_app(app)
     # The limiter's before_request runs first, so even requests that the others refuse are counted;
@@ -27,3 +30,27 @@ def install(app) -> None:
 def install_documents(app) -> None:
     """Serve the OpenAPI document (parsed now, so a broken file stops the app at startup)."""
     openapi.init_app(app)
+
+
+def remember_sync_checks(app) -> None:
+    """Ask once per function, not once per request, whether a hook or view is a coroutine function.
+
+    Flask's ensure_sync (documented as the method to override for this) calls inspect on every
+    hook, view and error handler of every request; the answer never changes for a function.
+    Bounded: functions made per request (after_this_request) are asked every time once it is full.
+    """
+    checked = {}
+    flask_ensure_sync = app.ensure_sync
+
+    def ensure_sync(func):
+        try:
+            return checked[func]
+        except KeyError:
+            found = flask_ensure_sync(func)
+            if len(checked) < SYNC_CHECKS_KEPT:
+                checked[func] = found
+            return found
+        except TypeError:   # an unhashable callable: asked every time, as Flask does
+            return flask_ensure_sync(func)
+
+    app.ensure_sync = ensure_sync

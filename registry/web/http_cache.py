@@ -1,24 +1,25 @@
 """HTTP caching (docs/api-decisions.md#caching): ETag and Cache-Control on public reads, never on admin answers."""
 from flask import request
 
-from .limits import is_admin_request
+from .limits import is_admin_path
 
 PUBLIC = "public, max-age=60"
 
 
 def cache_headers(response):
     """ETag + Cache-Control on public 200 GETs (304 on a matching If-None-Match); no-store elsewhere."""
-    if is_admin_request() or response.status_code >= 400:
+    req = request._get_current_object()   # one context lookup instead of one per attribute
+    if is_admin_path(req.path) or response.status_code >= 400:
         # Admin answers are per key; errors (429 above all) must not be replayed by a shared cache.
         response.headers["Cache-Control"] = "no-store"
         return response
-    if request.method not in ("GET", "HEAD") or response.status_code != 200:
+    if req.method not in ("GET", "HEAD") or response.status_code != 200:
         return response
     response.headers["Cache-Control"] = PUBLIC
     response.add_etag()
-    etag, _ = response.get_etag()
     # If-None-Match uses the weak comparison (RFC 9110 §13.1.2); "*" matches any current answer.
-    if request.if_none_match.contains_weak(etag):
+    # Without the header nothing can match: it is parsed only when a client sent it.
+    if "HTTP_IF_NONE_MATCH" in req.environ and req.if_none_match.contains_weak(response.get_etag()[0]):
         response.status_code = 304   # werkzeug then sends no body and drops Content-Type/Length
     return response
 

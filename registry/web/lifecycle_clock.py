@@ -9,8 +9,7 @@ import logging
 import os
 import sqlite3
 import threading
-
-from flask import current_app
+from functools import partial
 
 from ..db import connect_rw
 from ..merge import lifecycle
@@ -20,9 +19,9 @@ _lock = threading.Lock()
 _checked: dict = {}   # db path -> the day this process last made sure of (the db is the truth)
 
 
-def recompute_on_a_new_day() -> None:
+def recompute_on_a_new_day(app) -> None:
     """before_request: on the first request of a UTC day, bring stale statuses up to date."""
-    path = current_app.config["DATABASE"]
+    path = app.config["DATABASE"]
     day = lifecycle.today()
     if _checked.get(path) == day:
         return
@@ -45,4 +44,4 @@ def recompute_on_a_new_day() -> None:
 
 def init_app(app) -> None:
     """Register the check."""
-    app.before_request(recompute_on_a_new_day)
+    app.before_request(partial(recompute_on_a_new_day, app))

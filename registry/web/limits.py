@@ -23,9 +23,14 @@ log = logging.getLogger(__name__)
 ADMIN_PREFIX = "/api/v1/admin/"
 
 
+def is_admin_path(path: str) -> bool:
+    """Whether a path is in the admin area (routed or not): those draw from the admin budget."""
+    return path.startswith(ADMIN_PREFIX)
+
+
 def is_admin_request() -> bool:
-    """Whether the request is in the admin area (routed or not): those draw from the admin budget."""
-    return request.path.startswith(ADMIN_PREFIX)
+    """Whether the current request is in the admin area."""
+    return is_admin_path(request.path)
 
 
 def client_ip() -> str:

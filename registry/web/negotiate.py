@@ -10,16 +10,18 @@ HTML = "text/html"
 MARKDOWN = "text/markdown"
 
 
-def is_api() -> bool:
+def is_api(req=None) -> bool:
     """Whether the request is for the JSON API (everything there answers JSON, errors included)."""
-    return request.path == API_PREFIX or request.path.startswith(API_PREFIX + "/")
+    path = (req or request).path
+    return path == API_PREFIX or path.startswith(API_PREFIX + "/")
 
 
-def page_format() -> str:
+def page_format(req=None) -> str:
     """The pages' format the request asks for: Markdown for a `.md` path or `Accept: text/markdown`, else HTML."""
-    if request.path.endswith(".md"):
+    req = req or request
+    if req.path.endswith(".md"):
         return MARKDOWN
-    return request.accept_mimetypes.best_match([HTML, MARKDOWN], default=HTML)
+    return req.accept_mimetypes.best_match([HTML, MARKDOWN], default=HTML)
 
 
 def error_format() -> str | None:
@@ -35,6 +37,6 @@ def error_format() -> str | None:
     return best if best in (HTML, MARKDOWN) else None
 
 
-def variant():
-    """The part of the response cache's key beyond path and query: the pages' negotiated format."""
-    return None if is_api() else page_format()
+def variant(req=None):
+    """The part of the response cache's key beyond host, path and query: the pages' negotiated format."""
+    return None if is_api(req) else page_format(req)

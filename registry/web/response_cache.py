@@ -10,12 +10,13 @@ run for cached answers exactly as for fresh ones. Memory is bounded by RESPONSE_
 """
 import threading
 from collections import OrderedDict
+from functools import partial
 
 from flask import current_app, g, request
 
 from ..db import request_generation
 from ..merge.lifecycle import today
-from .limits import is_admin_request
+from .limits import is_admin_path
 from .negotiate import variant
 
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
@@ -67,25 +68,25 @@ class ResponseCache:
         self.size -= len(self.entries.pop(key)[1])
 
 
-def _cacheable() -> bool:
-    return request.method in ("GET", "HEAD") and not is_admin_request() and request.endpoint is not None
+def _cacheable(req) -> bool:
+    return req.method in ("GET", "HEAD") and not is_admin_path(req.path) and req.endpoint is not None
 
 
-def _key() -> tuple:
+def _key(req) -> tuple:
     # The raw query string, not a parsed one: distinct spellings are distinct keys, never a wrong answer.
     # The host too: the feeds' links are absolute (registry/feeds/). A page also depends on the format
     # asked for (HTML or Markdown) and on the day: its countdowns ("shuts down in 12 days") change at
     # midnight even when no status does.
-    negotiated = variant()
-    return (request.host, request.path, request.query_string) + ((negotiated, today()) if negotiated else ())
+    negotiated = variant(req)
+    return (req.host, req.path, req.query_string) + ((negotiated, today()) if negotiated else ())
 
 
-def serve_cached():
+def serve_cached(cache: ResponseCache):
     """Answer from the cache when this path was rendered at the database's current generation."""
-    cache = current_app.extensions.get("registry_response_cache")
-    if cache is None or not _cacheable():
+    req = request._get_current_object()   # one context lookup instead of one per attribute
+    if not _cacheable(req):
         return None
-    kept = cache.get(_key(), request_generation())
+    kept = cache.get(_key(req), request_generation())
     if kept is None:
         return None
     g.served_from_cache = True
@@ -94,15 +95,14 @@ def serve_cached():
     return response
 
 
-def keep_rendered(response):
+def keep_rendered(cache: ResponseCache, response):
     """Keep a fresh 200 answer (JSON, a feed or a page) under the generation read before it was computed."""
-    cache = current_app.extensions.get("registry_response_cache")
-    if (cache is not None and response.status_code == 200 and "generation" in g
+    if (response.status_code == 200 and "generation" in g
             and not g.get("served_from_cache") and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
         response.add_etag()
         kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
-        cache.put(_key(), g.generation, response.get_data(), response.get_etag()[0], kept, response.mimetype)
+        cache.put(_key(request), g.generation, response.get_data(), response.get_etag()[0], kept, response.mimetype)
     return response
 
 
@@ -111,6 +111,6 @@ def init_app(app) -> None:
     max_bytes = int(app.config.get("RESPONSE_CACHE_BYTES", 0))
     if max_bytes <= 0:
         return
-    app.extensions["registry_response_cache"] = ResponseCache(max_bytes)
-    app.before_request(serve_cached)
-    app.after_request(keep_rendered)
+    cache = app.extensions["registry_response_cache"] = ResponseCache(max_bytes)
+    app.before_request(partial(serve_cached, cache))
+    app.after_request(partial(keep_rendered, cache))
