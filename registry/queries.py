@@ -107,7 +107,7 @@ _SORTS = {
     "release_date": "m.release_date DESC, m.slug",
     "parameter_count": "m.parameter_count DESC, m.slug",
 }
-_JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
@@ -136,7 +136,7 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
         where.append("m.parameter_count <= ?")
         params.append(filters["max_params"])
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
-    source = " FROM models m" + (_JOINS if joined else "")
+    source = " FROM models m" + (JOINS if joined else "")
     clause = " WHERE " + " AND ".join(where) if where else ""
     total = db.execute("SELECT count(*)" + source + clause, params).fetchone()[0]
     offset = (page - 1) * per_page
@@ -267,130 +267,11 @@ def family_models(db, family_slug: str) -> list:
                       (family_slug,)).fetchall()
 
 
-# The deprecations page's orders: the soonest shutdown first (unknown days last), or by date or name.
-RETIRING_SORTS = {
-    "sunset_date": "m.sunset_date IS NULL, m.sunset_date, m.slug",
-    "deprecation_date": "m.deprecation_date IS NULL, m.deprecation_date DESC, m.slug",
-    "provider": "p.name COLLATE NOCASE, m.sunset_date IS NULL, m.sunset_date, m.slug",
-    "name": "m.display_name COLLATE NOCASE, m.slug",
-}
-
-
-def retiring_models(db, status: str, provider: str | None, sort: str, limit: int = 1000) -> list:
-    """Full rows of models of one status (deprecated or sunset), of one provider or all, in a RETIRING_SORTS order."""
-    where, args = ["m.status = ?"], [status]
-    if provider is not None:
-        where.append("p.slug = ?")
-        args.append(provider)
-    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + f" ORDER BY {RETIRING_SORTS[sort]} LIMIT ?",
-                      args + [limit]).fetchall()
-
-
-def platform_shutdowns(db, first: str, last: str, provider: str | None = None, limit: int = 200) -> list:
-    """Clouds' own shutdowns of their ids (metadata.platforms) in [first, last], soonest first:
-    [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}}]."""
-    where, args = ["json_extract(cloud.value, '$.sunset_date') BETWEEN ? AND ?"], [first, last]
-    if provider is not None:
-        where.append("p.slug = ?")
-        args.append(provider)
-    sql = ("SELECT m.id, cloud.key, cloud.value FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
-           + _JOINS + " WHERE " + " AND ".join(where)
-           + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
-    found = db.execute(sql, args + [limit]).fetchall()
-    return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
-
-
-def change_dict(row) -> dict:
-    """A Change object: what changed, when, the value before and after, and whose value it is."""
-    return {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
-            "family_slug": row["family_slug"], "provider_slug": row["provider_slug"], "field": row["field"],
-            "old": json.loads(row["old"]) if row["old"] is not None else None,
-            "new": json.loads(row["new"]) if row["new"] is not None else None,
-            "source": row["source"], "upgrade_slug": row["upgrade_slug"], "title": row["title"],
-            "run_id": row["run_id"]}
-
-
-def list_changes(db, filters: dict, limit: int, before_id: int | None = None) -> list:
-    """Changes matching filters, newest first, with ids below before_id (the cursor).
-
-    filters: models (slugs), family, provider, kinds, since and until (ISO, occurred_at bounds).
-    """
-    where, args = [], []
-    for key, column in (("models", "model_slug"), ("kinds", "kind")):
-        if filters.get(key):
-            where.append(f"{column} IN (SELECT value FROM json_each(?))")
-            args.append(json.dumps(sorted(filters[key])))
-    for key, column in (("family", "family_slug"), ("provider", "provider_slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            args.append(filters[key])
-    if filters.get("since"):
-        where.append("occurred_at >= ?")
-        args.append(filters["since"])
-    if filters.get("until"):
-        where.append("occurred_at < ?")
-        args.append(filters["until"])
-    if before_id is not None:
-        where.append("id < ?")
-        args.append(before_id)
-    sql = "SELECT * FROM changes" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC LIMIT ?"
-    return [change_dict(r) for r in db.execute(sql, args + [limit])]
-
-
-def has_history(db, slug: str) -> bool:
-    """Whether any change names this model slug (a removed model's history outlives its row)."""
-    return db.execute("SELECT 1 FROM changes WHERE model_slug = ? LIMIT 1", (slug,)).fetchone() is not None
-
-
 def provider_slugs(db) -> set:
     """Every provider's slug."""
     return {r[0] for r in db.execute("SELECT slug FROM providers")}
 
 
-def recent_changes(db, *, model_id=None, family_id=None, provider_id=None, limit=10) -> list:
-    """The newest changes of one model, family or provider (by row id), or of the whole registry."""
-    filters = {}
-    for key, table, row_id in (("models", "models", model_id), ("family", "families", family_id),
-                               ("provider", "providers", provider_id)):
-        if row_id is None:
-            continue
-        row = db.execute(f"SELECT slug FROM {table} WHERE id = ?", (row_id,)).fetchone()
-        if row is None:
-            return []
-        filters[key] = [row[0]] if key == "models" else row[0]
-    return list_changes(db, filters, limit)
-
-
 def alias_strings(db) -> list:
     """Every alias string (the scanner's automaton is built from them)."""
     return [r[0] for r in db.execute("SELECT DISTINCT alias FROM aliases")]
-
-
-def shutdowns_between(db, first: str, last: str, provider: str | None = None) -> list:
-    """Full rows of the models whose shutdown day is in [first, last], soonest first (optionally one provider's)."""
-    sql = MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ?"
-    args = [first, last]
-    if provider:
-        sql += " AND p.slug = ?"
-        args.append(provider)
-    return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()
-
-
-def dated_models(db, filters: dict) -> list:
-    """Full rows of models with a deprecation or shutdown day, filtered by models (slugs), provider, family."""
-    where, args = ["(m.deprecation_date IS NOT NULL OR m.sunset_date IS NOT NULL)"], []
-    if filters.get("models"):
-        where.append("m.slug IN (SELECT value FROM json_each(?))")
-        args.append(json.dumps(sorted(filters["models"])))
-    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            args.append(filters[key])
-    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY m.slug", args).fetchall()
-
-
-def changes_after(db, after_id: int, limit: int) -> list:
-    """Changes with ids above after_id, oldest first (what an endpoint has not been sent yet)."""
-    return [change_dict(r) for r in db.execute("SELECT * FROM changes WHERE id > ? ORDER BY id LIMIT ?",
-                                                (after_id, limit))]
-

@@ -3,7 +3,7 @@ from urllib.parse import urlencode
 
 from flask import Response, request
 
-from .. import queries
+from .. import schedule_queries
 from ..db import get_db
 from ..feeds import atom, calendar, entries, jsonfeed
 from . import bp
@@ -40,7 +40,7 @@ def changes_json():
 def lifecycle_ics():
     watched = watch(tuple(calendar.EVENTS))
     filters = watched.filters
-    rows = queries.dated_models(get_db(), filters)
+    rows = schedule_queries.dated_models(get_db(), filters)
     body = calendar.render(get_db(), rows, watched.identifiers, filters["kinds"] or tuple(calendar.EVENTS),
                            filters["since"], filters["until"], request.host_url)
     return Response(body, mimetype=calendar.MIMETYPE)

@@ -9,16 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 
-import anyio
 from flask import Blueprint, Response, current_app, request
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.types import INVALID_REQUEST, PARSE_ERROR
 
 from ..db import get_db
-from .server import DATABASE, server
 
 bp = Blueprint("mcp", __name__)
 PATH = "/mcp"
+# JSON-RPC 2.0's own error codes (the SDK's mcp.types has the same): the SDK itself (pydantic,
+# starlette, anyio: some 35 MB) is imported on the first MCP request, not by every web worker.
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 
 
 def _headers() -> list:
@@ -44,6 +43,10 @@ def _scope() -> dict:
 
 async def _exchange(scope: dict, body: bytes) -> tuple[int, list, bytes]:
     """Run one request through the SDK's stateless transport; (status, headers, body)."""
+    import anyio
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from .server import server
     manager = StreamableHTTPSessionManager(app=server()._mcp_server, stateless=True, json_response=True)
     answer = {"status": 500, "headers": [], "body": []}
     delivered = False
@@ -79,6 +82,7 @@ def mcp_endpoint():
         json.loads(data)
     except ValueError:
         return _rpc_error(PARSE_ERROR, "Parse error: the body is not JSON (UTF-8).")
+    from .server import DATABASE
     token = DATABASE.set((get_db(), current_app.config["DATABASE"]))
     try:
         status, headers, body = asyncio.run(_exchange(_scope(), data))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .. import queries
+from .. import queries, schedule_queries
 from ..merge import lifecycle
 from ..resolve import resolve_identifier
 from ..resolve.answers import days_left, resolve_answer, shutdown_of, upgrade_answer
@@ -93,7 +93,7 @@ def upcoming_shutdowns(db, days: int, provider: str | None = None) -> dict:
     today = lifecycle.today()
     last = (date.fromisoformat(today) + timedelta(days=days)).isoformat()
     models = []
-    for row in queries.shutdowns_between(db, today, last, provider or None):
+    for row in schedule_queries.shutdowns_between(db, today, last, provider or None):
         target = upgrade_for(db, row)
         models.append({
             "slug": row["slug"], "display_name": row["display_name"], "provider": row["provider_slug"],

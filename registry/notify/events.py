@@ -3,7 +3,7 @@ within one of its day thresholds. Payloads are the Standard Webhooks shape {type
 import json
 from datetime import date
 
-from .. import queries
+from .. import change_queries, queries, schedule_queries
 from ..merge.changes import KINDS
 from ..merge.lifecycle import today
 from ..resolve.index import AliasRow
@@ -44,7 +44,7 @@ def change_events(db, endpoint: Endpoint) -> tuple[list, int]:
     """(events, new cursor) for the changes after the endpoint's cursor that it wants."""
     events, cursor = [], endpoint.cursor
     while True:
-        batch = queries.changes_after(db, cursor, BATCH)
+        batch = change_queries.changes_after(db, cursor, BATCH)
         for change in batch:
             if endpoint.wants(change["kind"], change["model_slug"], change["provider_slug"]):
                 watched = endpoint.watched.get(change["model_slug"])
@@ -64,7 +64,7 @@ def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
         return []
     on = on or today()
     events = []
-    for row in queries.dated_models(db, {"models": sorted(endpoint.watched)} if endpoint.watched else {}):
+    for row in schedule_queries.dated_models(db, {"models": sorted(endpoint.watched)} if endpoint.watched else {}):
         if not row["sunset_date"] or row["sunset_date"] < on or not endpoint.wants(UPCOMING, row["slug"],
                                                                                     row["provider_slug"]):
             continue

@@ -1,5 +1,5 @@
 """The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
-from .. import queries
+from .. import change_queries, queries, schedule_queries
 from ..api import get_or_404, params
 from ..db import get_db
 from ..merge.lifecycle import today
@@ -23,7 +23,7 @@ def model(slug):
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
                   successor=successor, provenance=present.provenance(row),
-                  changes=present.changes(queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
+                  changes=present.changes(change_queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=present.days_until(row["sunset_date"], today()),
                   timeline=timeline.family_timeline(nearby, today(), slug), family_size=len(family_rows),
                   shown=len(nearby))
@@ -58,14 +58,14 @@ def deprecations():
     """Deprecated (or shut down) models with shutdown day and upgrade, sorted and filtered."""
     db = get_db()
     status = params.choice("status", RETIRING_STATUSES, default="deprecated")
-    sort = params.choice("sort", tuple(queries.RETIRING_SORTS), default="sunset_date")
+    sort = params.choice("sort", tuple(schedule_queries.RETIRING_SORTS), default="sunset_date")
     provider = params.text("provider")
-    rows = queries.retiring_models(db, status, provider, sort)
+    rows = schedule_queries.retiring_models(db, status, provider, sort)
     day = today()
     shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": present.days_until(r["sunset_date"], day)}
              for r in rows]
     # A cloud retiring its id on a day of its own, while the model itself may still be working there.
-    clouds = present.shutdowns([], queries.platform_shutdowns(db, day, LAST_DAY, provider), day) \
+    clouds = present.shutdowns([], schedule_queries.platform_shutdowns(db, day, LAST_DAY, provider), day) \
         if status == "deprecated" else []
     return render("deprecations", rows=shown, clouds=clouds, status=status, sort=sort, provider=provider,
-                  sorts=queries.RETIRING_SORTS, providers=queries.list_providers(db))
+                  sorts=schedule_queries.RETIRING_SORTS, providers=queries.list_providers(db))

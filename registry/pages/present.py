@@ -75,7 +75,7 @@ def upgrade_ids(db, row, upgrade) -> list:
 
 
 def shutdowns(own: list, clouds: list, today: str) -> list:
-    """The models' own shutdowns (rows) and the clouds' (queries.platform_shutdowns) as one list, soonest
+    """The models' own shutdowns (rows) and the clouds' (schedule_queries.platform_shutdowns) as one list, soonest
     first: [{model, where, day, days_left, url}]; `where` names the platform whose id stops working."""
     merged = [{"model": m, "where": PLATFORMS["official"], "day": m["sunset_date"], "url": None} for m in own]
     merged += [{"model": c["model"], "where": PLATFORMS[c["source"]], "day": c["schedule"]["sunset_date"],
@@ -95,7 +95,7 @@ def source_link(source: str, provider_slug: str) -> dict:
 
 
 def changes(rows: list) -> list:
-    """Change history rows (queries.recent_changes) with their day and their source as a person reads it."""
+    """Change history rows (change_queries.recent_changes) with their day and their source as a person reads it."""
     return [{**c, "day": c["occurred_at"][:10], "via": source_link(c["source"], c["provider_slug"])}
             if c["source"] else {**c, "day": c["occurred_at"][:10], "via": None} for c in rows]
 

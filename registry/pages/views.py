@@ -3,7 +3,7 @@ from datetime import date, timedelta
 
 from flask import current_app
 
-from .. import queries
+from .. import change_queries, queries, schedule_queries
 from ..api import params
 from ..db import get_db, request_generation
 from ..merge.lifecycle import today
@@ -31,10 +31,11 @@ def home():
     day = today()
     until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
     db = get_db()
-    soon = present.shutdowns(queries.shutdowns_between(db, day, until), queries.platform_shutdowns(db, day, until), day)
+    soon = present.shutdowns(schedule_queries.shutdowns_between(db, day, until),
+                             schedule_queries.platform_shutdowns(db, day, until), day)
     return render("home", shutdowns=soon[:HOME_SHUTDOWNS], more=len(soon) - HOME_SHUTDOWNS, horizon=HORIZON_DAYS,
                   until=until,
-                  changes=present.changes(queries.recent_changes(db, limit=CHANGES)))
+                  changes=present.changes(change_queries.recent_changes(db, limit=CHANGES)))
 
 
 @page("/search")
