@@ -33,13 +33,18 @@ class _Families:
         self.rows = {r["slug"]: r for r in conn.execute(
             "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, p.slug AS provider, p.name AS provider_name"
             " FROM families f JOIN providers p ON p.id = f.provider_id ORDER BY p.slug, f.position, f.slug")}
-        # provider -> [(family id, [glob matchers])] in family order: globs parsed and compiled once,
-        # not per model (ingesting 50k hub models calls place() 50k times).
-        self.globs = {}
+        # provider -> (one pattern of every family's globs, family ids): alternatives in family order, one
+        # named group per family, so one match per name finds the first family that claims it; compiled
+        # once, not per model (ingesting 50k hub models calls place() 50k times).
+        by_provider = {}
         for row in self.rows.values():
-            matchers = [re.compile(fnmatch.translate(glob.lower())).match for glob in json.loads(row["match_globs"])]
-            if matchers:   # families derived from ids have none: 50k of them must not be walked per model
-                self.globs.setdefault(row["provider"], []).append((row["id"], matchers))
+            globs = [fnmatch.translate(glob.lower()) for glob in json.loads(row["match_globs"])]
+            if globs:   # families derived from ids have none: 50k of them must not be walked per model
+                by_provider.setdefault(row["provider"], []).append((row["id"], globs))
+        self.globs = {}
+        for provider, families in by_provider.items():
+            pattern = "|".join(f"(?P<f{i}>{'|'.join(globs)})" for i, (_, globs) in enumerate(families))
+            self.globs[provider] = (re.compile(pattern).match, [family_id for family_id, _ in families])
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
     def place(self, provider: str | None, names: list) -> int | None:
@@ -47,10 +52,11 @@ class _Families:
         a family of its own derived from its id."""
         if provider not in self.providers:
             return None
-        lowered = [n.lower() for n in names]
-        for family_id, matchers in self.globs.get(provider, ()):
-            if any(match(name) for match in matchers for name in lowered):
-                return family_id
+        if provider in self.globs:
+            match, family_ids = self.globs[provider]
+            claimed = [int(m.lastgroup[1:]) for m in map(match, (n.lower() for n in names)) if m]
+            if claimed:
+                return family_ids[min(claimed)]
         return self.derived(provider, names[0])
 
     def derived(self, provider: str, model_id: str) -> int:
