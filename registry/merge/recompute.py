@@ -203,7 +203,8 @@ def recompute(conn) -> tuple[int, int]:
     kept = set(successors)
     # A model no source lists any longer stays as a tombstone: it keeps its row and its aliases, so the
     # ids teams still call keep answering (docs/api-decisions.md#change-history).
-    for slug in sorted(set(existing) - kept):
+    removed = set(existing) - kept
+    for slug in sorted(removed):
         metadata = json.loads(existing[slug]["metadata"] or "{}")
         if REMOVED not in metadata:
             metadata[REMOVED] = stamp
@@ -219,7 +220,7 @@ def recompute(conn) -> tuple[int, int]:
             changed.add(slug)
         conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
 
-    changed |= _write_aliases(conn, claims, names_by_model, ids, kept, {ids[s] for s in set(existing) - kept})
+    changed |= _write_aliases(conn, claims, names_by_model, ids, kept, {ids[s] for s in removed})
     changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
     changed -= added
     touched = added | changed

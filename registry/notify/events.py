@@ -1,11 +1,11 @@
 """The events an endpoint is due: each new change its filters match, and each shutdown that has come
 within one of its day thresholds. Payloads are the Standard Webhooks shape {type, timestamp, data}."""
 import json
-from datetime import date
 
 from .. import change_queries, queries, schedule_queries
 from ..merge.changes import KINDS
 from ..merge.lifecycle import today
+from ..resolve.answers import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import upgrade_alias_for, upgrade_for
 
@@ -68,7 +68,7 @@ def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
         if not row["sunset_date"] or row["sunset_date"] < on or not endpoint.wants(UPCOMING, row["slug"],
                                                                                     row["provider_slug"]):
             continue
-        left = (date.fromisoformat(row["sunset_date"]) - date.fromisoformat(on)).days
+        left = days_left(row["sunset_date"], on)
         reached = [d for d in endpoint.days_before if d >= left]
         if not reached:
             continue

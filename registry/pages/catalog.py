@@ -3,6 +3,7 @@ from .. import change_queries, queries, schedule_queries
 from ..api import get_or_404, params
 from ..db import get_db
 from ..merge.lifecycle import today
+from ..resolve.answers import days_left
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline
 
@@ -24,7 +25,7 @@ def model(slug):
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
                   successor=successor, provenance=present.provenance(row),
                   changes=present.changes(change_queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
-                  days_left=present.days_until(row["sunset_date"], today()),
+                  days_left=days_left(row["sunset_date"], today()),
                   timeline=timeline.family_timeline(nearby, today(), slug), family_size=len(family_rows),
                   shown=len(nearby))
 
@@ -62,7 +63,7 @@ def deprecations():
     provider = params.text("provider")
     rows = schedule_queries.retiring_models(db, status, provider, sort)
     day = today()
-    shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": present.days_until(r["sunset_date"], day)}
+    shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": days_left(r["sunset_date"], day)}
              for r in rows]
     # A cloud retiring its id on a day of its own, while the model itself may still be working there.
     clouds = present.shutdowns([], schedule_queries.platform_shutdowns(db, day, LAST_DAY, provider), day) \

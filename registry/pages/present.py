@@ -5,12 +5,12 @@ its id in each format from pick_upgrade_alias (docs/api-decisions.md#upgrade_ali
 groups them for a person and names where each fact came from.
 """
 import json
-from datetime import date
 
 from .. import queries
 from ..curation.rules import ALIAS_SOURCES
 from ..ingest import sources
 from ..merge.priority import CURATION
+from ..resolve.answers import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
 
@@ -24,13 +24,6 @@ STATUS_TEXT = {
     "deprecated": "announced for retirement; move off it before the shutdown day",
     "sunset": "shut down: requests to it fail",
 }
-
-
-def days_until(day: str | None, today: str) -> int | None:
-    """Whole days from today to day (negative once past), or None without a day."""
-    if not day:
-        return None
-    return (date.fromisoformat(day) - date.fromisoformat(today)).days
 
 
 def metadata(row) -> dict:
@@ -81,7 +74,7 @@ def shutdowns(own: list, clouds: list, today: str) -> list:
     merged += [{"model": c["model"], "where": PLATFORMS[c["source"]], "day": c["schedule"]["sunset_date"],
                 "url": c["schedule"].get("deprecation_url")} for c in clouds]
     merged.sort(key=lambda s: (s["day"], s["model"]["slug"], s["where"]))
-    return [{**s, "days_left": days_until(s["day"], today)} for s in merged]
+    return [{**s, "days_left": days_left(s["day"], today)} for s in merged]
 
 
 def source_link(source: str, provider_slug: str) -> dict:
