@@ -22,7 +22,8 @@ import bench_resolve  # noqa: E402  (scripts/bench_resolve.py: the per-stage que
 import bench_search   # noqa: E402  (scripts/bench_search.py: the search query mix)
 from registry import create_app
 from registry.resolve import cache as resolve_cache  # noqa: E402
-from registry.db import close_thread_connections, connect_ro  # noqa: E402
+from registry.db import connect_ro
+from registry.web.connection import close_thread_connections  # noqa: E402
 
 HIGH_BUDGET = "1000000000/minute"
 ENDPOINTS = ("providers", "families", "family detail", "models page", "model detail", "upgrade", "history",

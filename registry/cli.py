@@ -16,6 +16,7 @@ from .merge.priority import AUTOMATED_SOURCES
 from .merge.runs import describe
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
+from .scan.command import scan_command
 from .storage import StorageError, writing
 from .curation.report import curation_report
 
@@ -192,55 +193,6 @@ def audit_command():
     total = sum(len(items) for items in findings.values())
     click.echo(f"{total} finding(s).")
     if total:
-        sys.exit(1)
-
-
-@click.command("scan")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True))
-@click.option("--registry", "registry_url", metavar="URL",
-              help="Ask a running registry instead of the local database.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
-              show_default=True)
-@click.option("--include", multiple=True, metavar="GLOB",
-              help="Scan only files matching (gitignore syntax; repeatable).")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching (gitignore syntax; repeatable).")
-@click.option("--vendored", is_flag=True, help="Also walk vendored folders (node_modules, .venv, vendor, ...).")
-@click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.8, show_default=True,
-              help="Report matches at least this sure: 1.0 exact, 0.8 normalized, 0.5 substring.")
-@click.option("--fail-on", type=click.Choice(["deprecated", "sunset"]),
-              help="Exit 1 when an id of this status (or worse) is found.")
-@click.option("--fail-within", type=click.IntRange(0), metavar="DAYS",
-              help="Exit 1 when an id shuts down within DAYS days.")
-@click.option("--fix", is_flag=True, help="Rewrite each deprecated or sunset id to its upgrade, in its own format.")
-@click.option("--diff", "show_diff", is_flag=True, help="Print the unified diff --fix would make; write nothing.")
-@with_appcontext
-def scan_command(paths, registry_url, fmt, include, exclude, vendored, min_confidence, fail_on, fail_within,
-                 fix, show_diff):
-    """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within."""
-    from . import scan
-    from .scan import fix as fixer, prefilter, report, sarif
-    from .scan.lookup import LocalLookup, RegistryUnavailable, RemoteLookup
-    try:
-        lookup = RemoteLookup(registry_url) if registry_url else LocalLookup(current_app.config["DATABASE"])
-        try:
-            findings, files = scan.scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
-                                        ripgrep=prefilter.ripgrep())
-        finally:
-            lookup.close()
-    except (RegistryUnavailable, sqlite3.Error) as exc:
-        click.echo(f"scan: the registry cannot answer: {exc}", err=True)
-        sys.exit(2)
-    if show_diff:
-        click.echo(fixer.diff(findings), nl=False)
-    elif fix:
-        for path in fixer.apply(findings):
-            click.echo(f"fixed {path}", err=True)
-    render = {"text": report.text, "json": report.as_json, "github": report.github, "sarif": sarif.sarif}[fmt]
-    if not show_diff:
-        click.echo(render(findings, files))
-    # After --fix, what is left decides: the ids that had no working upgrade in their format.
-    left = [f for f in findings if not f.fixable] if fix and not show_diff else findings
-    if scan.failing(left, fail_on, fail_within):
         sys.exit(1)
 
 

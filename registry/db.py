@@ -1,6 +1,6 @@
-"""SQLite connections, pragmas and schema creation (flaskr's db.py, Datasette's read-only connections)."""
+"""SQLite connections, pragmas, transactions and schema creation, with no Flask in them (the scanner and
+the CLI import this without the web app); web/connection.py holds the per-request connection."""
 import sqlite3
-import threading
 import itertools
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -8,14 +8,11 @@ from importlib import resources
 from pathlib import Path
 
 import click
-from flask.cli import with_appcontext
-from flask import current_app, g
 
 from . import migrations
 from .storage import StorageError, writing
 
 BUSY_TIMEOUT_MS = 10_000
-_readers = threading.local()
 
 
 def schema_sql() -> str:
@@ -49,34 +46,6 @@ def connect_ro(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False)
     return _configure(conn)
-
-
-def get_db() -> sqlite3.Connection:
-    """Return this thread's read-only connection to the app's database (one per thread, reused)."""
-    path = current_app.config["DATABASE"]
-    cache = getattr(_readers, "by_path", None)
-    if cache is None:
-        cache = _readers.by_path = {}
-    conn = cache.get(path)
-    if conn is None:
-        conn = cache[path] = connect_ro(path)
-    g.db_path = path
-    return conn
-
-
-def close_db(_exc=None) -> None:
-    """End any read transaction left open by the request; the connection stays for the thread."""
-    path = g.pop("db_path", None)
-    conn = getattr(_readers, "by_path", {}).get(path) if path else None
-    if conn is not None and conn.in_transaction:
-        conn.rollback()
-
-
-def close_thread_connections() -> None:
-    """Close every connection this thread holds (tests, shutdown)."""
-    for conn in getattr(_readers, "by_path", {}).values():
-        conn.close()
-    _readers.by_path = {}
 
 
 _savepoints = itertools.count(1)
@@ -154,28 +123,3 @@ def generation(conn: sqlite3.Connection) -> int:
     """Return the data generation counter."""
     row = conn.execute("SELECT value FROM registry_state WHERE key = 'generation'").fetchone()
     return row[0] if row else 0
-
-
-def request_generation() -> int:
-    """The data generation as this request first read it (read once per request, then reused)."""
-    if "generation" not in g:
-        g.generation = generation(get_db())
-    return g.generation
-
-
-@click.command("init-db")
-@with_appcontext
-def init_db_command():
-    """Create the database schema, or migrate an older one forward (idempotent, never drops data)."""
-    path = current_app.config["DATABASE"]
-    old, new = ensure_schema(path)
-    if old and old != new:
-        click.echo(f"Migrated the database at {path} from schema version {old} to {new}.")
-    else:
-        click.echo(f"Initialized the database at {path} (schema version {new}).")
-
-
-def init_app(app) -> None:
-    """Register teardown and the init-db command on the app."""
-    app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)

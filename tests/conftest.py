@@ -5,7 +5,8 @@ import shutil
 import pytest
 
 from registry import create_app
-from registry.db import close_thread_connections, connect_rw
+from registry.db import connect_rw
+from registry.web.connection import close_thread_connections
 
 from helpers import DATA, TODAY, build_db
 

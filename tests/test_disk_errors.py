@@ -16,7 +16,7 @@ from disks import no_new_files, refusing, tmpfs
 from servers import Server, registry_command, server_env
 from helpers import DATA, assert_error, build_db
 from registry import create_app
-from registry.db import close_thread_connections
+from registry.web.connection import close_thread_connections
 from registry.merge.priority import AUTOMATED_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,8 @@ from helpers import DATA, build_db
 from registry import create_app, db, migrations
 from registry.curation.apply import apply_curation
 from registry.curation.reader import read_curation
-from registry.db import close_thread_connections, connect_rw, init_db, schema_sql, transaction
+from registry.db import connect_rw, init_db, schema_sql, transaction
+from registry.web.connection import close_thread_connections
 from registry.ingest import sources
 from registry.ingest.match import records_to_facts
 from registry.ingest.runner import run_source

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import load_script, shipped_app
-from registry.db import close_thread_connections
+from registry.web.connection import close_thread_connections
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "missing_models.jsonl"

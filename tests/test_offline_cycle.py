@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from helpers import shipped_app
-from registry.db import close_thread_connections, connect_rw
+from registry.db import connect_rw
+from registry.web.connection import close_thread_connections
 
 ROOT = Path(__file__).resolve().parents[1]
 

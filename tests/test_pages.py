@@ -8,7 +8,8 @@ import pytest
 from registry import create_app
 from registry.curation.apply import apply_curation
 from registry.curation.reader import read_curation
-from registry.db import close_thread_connections, connect_rw, get_db
+from registry.db import connect_rw
+from registry.web.connection import close_thread_connections, get_db
 from registry.pages import present
 from registry.pages.timeline import MOST_ROWS, around, family_timeline
 from registry import queries

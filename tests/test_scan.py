@@ -10,8 +10,9 @@ import pytest
 import responses
 
 from registry import create_app
-from registry.db import close_thread_connections
-from registry.scan.lookup import RegistryUnavailable, RemoteLookup
+from registry.web.connection import close_thread_connections
+from registry.scan.lookup import RegistryUnavailable
+from registry.scan.remote import RemoteLookup
 
 from helpers import DATA, build_db
 from servers import Server, registry_command, server_env
@@ -250,8 +251,11 @@ def test_missing_database_exits_2(repo, tmp_path):
 
 @pytest.mark.skipif(shutil.which("rg") is None, reason="ripgrep is not installed (.ci/run installs it)")
 @pytest.mark.parametrize("copies", [300])
-def test_ripgrep_prefilter_finds_what_reading_every_file_finds(repo, scan, monkeypatch, copies):
+@pytest.mark.parametrize("git", [False, True])   # in a repository, ripgrep applies the .gitignore files too
+def test_ripgrep_prefilter_finds_what_reading_every_file_finds(repo, scan, monkeypatch, copies, git):
     """A tree large enough for the prefilter: the same findings with ripgrep choosing the files as without."""
+    if git:
+        (repo / ".git").mkdir()
     filler = "def handler(event):\n    return {'status': 'ok', 'version': '1.2.3'}\n"
     for i in range(copies):
         (repo / "pkg" / f"m{i:03d}").mkdir(parents=True)
@@ -262,8 +266,8 @@ def test_ripgrep_prefilter_finds_what_reading_every_file_finds(repo, scan, monke
     assert with_rg == without and sorted(with_rg) == sorted(EXPECTED)
     # and ripgrep did choose: of a filler module and a file naming a model, only the latter is read
     from registry.scan import prefilter
-    picked = prefilter.files_with_keys([str(repo / "pkg/m000/mod.py"), str(repo / "web/chat.ts")],
-                                       ["claude-3"], shutil.which("rg", path=os.defpath + ":/usr/bin"))
+    search = prefilter.start(shutil.which("rg", path=os.defpath + ":/usr/bin"), [str(repo)], ["claude-3"], False)
+    picked = prefilter.keep([str(repo / "pkg/m000/mod.py"), str(repo / "web/chat.ts")], search)
     assert picked == [str(repo / "web/chat.ts")]
 
 
@@ -275,3 +279,39 @@ def test_ripgrep_prefilter_finds_what_reading_every_file_finds(repo, scan, monke
 def test_ripgrep_is_given_the_keys_no_shorter_key_covers(keys, kept):
     from registry.scan.prefilter import covering
     assert covering(keys) == kept
+
+
+@pytest.mark.parametrize("line, found", [
+    ('model = "command-r"', ["command-r"]),                 # a known id with a separator
+    ('model = "claude-3-haiku-20240307"', ["claude-3-haiku-20240307"]),
+    ('run("command")', []),                                  # letters only: a word, though Cohere has a model so named
+    ('title = "Claude"', []),
+    ('TOOL = "COMMAND"', []),
+    ('tier = "sonar-pro"', ["sonar-pro"]),
+    ('tier = "sonar"', []),
+])
+def test_plain_words_are_not_model_ids(line, found):
+    from registry.scan.candidates import Matcher
+    matcher = Matcher(["command", "command-r", "claude-3-haiku-20240307", "Claude", "sonar", "sonar-pro"])
+    assert [occ.text for occ in matcher.find("app.py", line + "\n")] == found
+    assert not any(key.isalpha() for key in matcher.keys)   # so ripgrep is never asked for a word either
+
+
+@pytest.mark.parametrize("git, root, expected", [
+    (True, ".", ["keep.py", "src/a.py"]),                      # the repository's .gitignore applies
+    (True, "src", ["a.py"]),                                   # ... to a folder below it too (as git and rg do)
+    (True, "build", ["x.py"]),                                 # an ignored folder named on the command line is
+                                                               # scanned, its *.pyc still skipped
+    (False, "src", ["a.py", "a.pyc"]),                         # no repository: the folder above says nothing
+])
+def test_gitignore_files_above_the_scanned_folder(tmp_path, git, root, expected):
+    from registry.scan import walk
+    if git:
+        (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n*.pyc\n")
+    for name in ("keep.py", "src/a.py", "src/a.pyc", "build/x.py", "build/x.pyc"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    top = tmp_path / root
+    walked = [rel for _path, rel in walk.files([str(top)])]
+    assert [r for r in walked if r != ".gitignore"] == expected

@@ -103,7 +103,7 @@ def test_scores_bounded_and_non_increasing(client, q):
 def test_equal_scores_ordered_by_status_then_newest_release(client, app, q):
     found = results(client, q)
     with app.app_context():
-        from registry.db import get_db
+        from registry.web.connection import get_db
         dates = dict(get_db().execute("SELECT slug, release_date FROM models").fetchall())
     for a, b in zip(found, found[1:], strict=False):
         if a["score"] != b["score"]:
@@ -264,7 +264,7 @@ def test_search_follows_curation_changes(client, app, curation_dir):
 
 
 def test_search_function_clamps_limit(app):
-    from registry.db import get_db
+    from registry.web.connection import get_db
     with app.app_context():
         assert len(search(get_db(), "claude", limit=500)) == 6
         assert len(search(get_db(), "claude", limit=0)) == 1

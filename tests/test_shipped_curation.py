@@ -6,7 +6,8 @@ import pytest
 from helpers import build_db
 from registry import create_app
 from registry.curation.reader import read_curation
-from registry.db import close_thread_connections, connect_rw
+from registry.db import connect_rw
+from registry.web.connection import close_thread_connections
 
 SHIPPED = Path(__file__).resolve().parents[1] / "curation"
 

@@ -1,7 +1,7 @@
 """The /api/v1 blueprint: one module per resource group, each thin (parse, query, shape)."""
 from flask import Blueprint
 
-from ..db import get_db
+from ..web.connection import get_db
 from ..web.errors import not_found
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

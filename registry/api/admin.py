@@ -5,7 +5,7 @@ import threading
 from flask import current_app, jsonify
 
 from .. import queries
-from ..db import get_db
+from ..web.connection import get_db
 from ..ingest.runner import begin, execute
 from ..merge.priority import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError

@@ -2,7 +2,7 @@
 from flask import jsonify
 
 from .. import queries
-from ..db import get_db
+from ..web.connection import get_db
 from . import bp, get_or_404, params
 
 

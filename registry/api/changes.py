@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from flask import current_app, jsonify
 
 from .. import change_queries, queries
-from ..db import get_db, request_generation
+from ..web.connection import get_db, request_generation
 from ..merge.changes import KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request

@@ -4,7 +4,7 @@ from urllib.parse import urlencode
 from flask import Response, request
 
 from .. import schedule_queries
-from ..db import get_db
+from ..web.connection import get_db
 from ..feeds import atom, calendar, entries, jsonfeed
 from . import bp
 from .changes import page, watch

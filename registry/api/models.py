@@ -2,7 +2,7 @@
 from flask import jsonify
 
 from .. import queries
-from ..db import get_db
+from ..web.connection import get_db
 from ..fields import STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for

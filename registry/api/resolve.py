@@ -1,7 +1,7 @@
 """GET /resolve: any identifier string to its model, with a format-preserving upgrade."""
 from flask import current_app, jsonify
 
-from ..db import get_db, request_generation
+from ..web.connection import get_db, request_generation
 from ..web.errors import ApiError
 from ..resolve import resolve_identifier
 from ..resolve.answers import resolve_answer

@@ -2,7 +2,7 @@
 from flask import jsonify
 
 from ..search import ranking
-from ..db import get_db
+from ..web.connection import get_db
 from . import bp, params
 
 

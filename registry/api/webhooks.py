@@ -4,7 +4,8 @@ from contextlib import closing, contextmanager
 from flask import current_app, jsonify, request
 
 from .. import queries
-from ..db import connect_rw, get_db
+from ..db import connect_rw
+from ..web.connection import get_db
 from ..notify import store, urls
 from ..notify.events import EVENT_KINDS
 from ..storage import StorageError, writing

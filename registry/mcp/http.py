@@ -11,7 +11,7 @@ import json
 
 from flask import Blueprint, Response, current_app, request
 
-from ..db import get_db
+from ..web.connection import get_db
 
 bp = Blueprint("mcp", __name__)
 PATH = "/mcp"

@@ -1,7 +1,7 @@
 """The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
 from .. import change_queries, queries, schedule_queries
 from ..api import get_or_404, params
-from ..db import get_db
+from ..web.connection import get_db
 from ..merge.lifecycle import today
 from ..resolve.answers import days_left
 from ..resolve.upgrade import upgrade_for

@@ -5,7 +5,7 @@ from flask import current_app
 
 from .. import change_queries, queries, schedule_queries
 from ..api import params
-from ..db import get_db, request_generation
+from ..web.connection import get_db, request_generation
 from ..merge.lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking

@@ -11,7 +11,7 @@ from typing import Iterable
 
 from ..resolve.answers import days_left, shutdown_of
 from ..resolve.soundness import working
-from . import parallel, walk
+from . import parallel, prefilter, walk
 from .candidates import Matcher, Occurrence
 
 RETIRING = ("deprecated", "sunset")
@@ -53,11 +53,17 @@ def scan(roots: Iterable[str], lookup, include=(), exclude=(), vendored: bool = 
          min_confidence: float = DEFAULT_CONFIDENCE, ripgrep: str | None = None) -> tuple[list[Finding], int]:
     """(findings sorted by path, line, col; number of files searched) for the trees under roots.
 
-    ripgrep: its executable, to pick the files worth reading in a large tree (prefilter.py).
+    ripgrep: its executable, to pick the files worth reading (prefilter.py); it searches while we walk.
     """
+    roots = list(roots)
     matcher = Matcher(lookup.aliases())
-    paths = [path for path, _rel in walk.files(roots, walk.globs(include), walk.globs(exclude), vendored)]
-    places, read = parallel.find_all(matcher, paths, ripgrep)
+    search = prefilter.start(ripgrep, roots, matcher.keys, vendored)
+    try:
+        paths = [path for path, _rel in walk.files(roots, walk.globs(include), walk.globs(exclude), vendored)]
+        places, read = parallel.find_all(matcher, paths, search)
+    finally:
+        if search is not None:
+            search.close()
     answers = lookup.resolve_many(sorted({occ.text for _, occ in places}))
     findings = [f for f in (_finding(path, walk.display(path), occ, answers.get(occ.text), min_confidence)
                             for path, occ in places) if f is not None]

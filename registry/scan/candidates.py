@@ -57,6 +57,12 @@ def identifier_shaped(token: str) -> bool:
     return len(token) >= MIN_KEY and any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
 
 
+def plain_word(form: str) -> bool:
+    """Letters only ('command', 'Claude', 'sonar'): in code such a string is an English word far more
+    often than a model id, so it is neither a key nor reported (docs/scan.md#what-counts)."""
+    return form.isalpha()
+
+
 class Matcher:
     """The automaton over the registry's aliases, normalized forms and stems (built once per scan)."""
 
@@ -71,7 +77,7 @@ class Matcher:
                     if stem:
                         stems.add(stem.group(0))
         self.automaton = ahocorasick.Automaton()
-        self.keys = sorted(key for key in self.known | stems if len(key) >= MIN_KEY)
+        self.keys = sorted(key for key in self.known | stems if len(key) >= MIN_KEY and not plain_word(key))
         for key in self.keys:
             self.automaton.add_word(key, len(key))
         if len(self.automaton):
@@ -81,8 +87,9 @@ class Matcher:
         """Whether a token is asked about: a known alias spelling, or identifier-shaped."""
         if "://" in token:   # a URL: its path may spell an id, but it is a link, not a model id
             return False
-        low = token.lower()
-        return low in self.known or identifier_shaped(token)
+        if plain_word(token):
+            return False
+        return token.lower() in self.known or identifier_shaped(token)
 
     def find(self, path: str, text: str) -> list[Occurrence]:
         """The distinct candidate ids in a file's text, in order (each place at most once)."""

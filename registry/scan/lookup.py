@@ -1,23 +1,17 @@
 """Asking the registry about the strings a scan found: the local database, or a running service.
 
-Both give, for each distinct string, GET /resolve's answer (registry/resolve/answers.py) plus the
-model's lifecycle dates, so reports and fixes never depend on where the answer came from. Each
+Both (LocalLookup here, RemoteLookup in remote.py, imported only for --registry) give, for each
+distinct string, GET /resolve's answer (registry/resolve/answers.py) plus the model's lifecycle dates, so reports and fixes never depend on where the answer came from. Each
 distinct string is asked once, after the walk (docs/scan.md#registry).
 """
 from __future__ import annotations
 
-import time
-from typing import Callable, Iterable
-
-import requests
+from typing import Iterable
 
 from .. import queries
 from ..db import connect_ro, generation
 from ..resolve import resolve_identifier
 from ..resolve.answers import resolve_answer
-
-PER_PAGE = 200               # the API's largest page of /models
-MAX_WAIT = 300               # seconds: a service asking for a longer pause ends the scan instead
 
 
 class RegistryUnavailable(Exception):
@@ -53,85 +47,3 @@ class LocalLookup:
     def close(self) -> None:
         """Close the database connection."""
         self.db.close()
-
-
-class RemoteLookup:
-    """Answers from a running registry at base_url (…/api/v1), waiting out its rate limit."""
-
-    def __init__(self, base_url: str, session: requests.Session | None = None,
-                 sleep: Callable[[float], None] = time.sleep, timeout: float = 30):
-        self.base = base_url.rstrip("/")
-        if not self.base.endswith("/api/v1"):
-            self.base += "/api/v1"
-        self.session = session or requests.Session()
-        self.sleep = sleep
-        self.timeout = timeout
-        self.models = None   # slug -> {deprecation_date, sunset_date}, read once
-
-    def get(self, path: str, **params) -> requests.Response:
-        """GET a path, waiting Retry-After on 429 and for the window's reset when the budget is spent."""
-        while True:
-            try:
-                response = self.session.get(self.base + path, params=params, timeout=self.timeout)
-            except requests.RequestException as exc:
-                raise RegistryUnavailable(f"{self.base}: {exc.__class__.__name__}: {exc}") from None
-            if response.status_code == 429:
-                wait = _seconds(response.headers.get("Retry-After"), default=60)
-                if wait > MAX_WAIT:
-                    raise RegistryUnavailable(f"{self.base} asks to wait {wait} s (rate limited); try later.")
-                self.sleep(wait)
-                continue
-            if response.headers.get("X-RateLimit-Remaining") == "0":
-                # The budget is spent: wait for the window to reset before the next question.
-                reset = _seconds(response.headers.get("X-RateLimit-Reset"), default=0)
-                self.sleep(min(MAX_WAIT, max(0, reset - time.time())))
-            return response
-
-    def _json(self, response: requests.Response, path: str) -> dict:
-        if response.status_code != 200:
-            raise RegistryUnavailable(f"{self.base}{path}: HTTP {response.status_code}")
-        try:
-            return response.json()
-        except ValueError:
-            raise RegistryUnavailable(f"{self.base}{path}: the answer is not JSON") from None
-
-    def _load_models(self) -> dict:
-        if self.models is None:
-            self.models, page, pages = {}, 1, 1
-            while page <= pages:
-                body = self._json(self.get("/models", page=page, per_page=PER_PAGE), "/models")
-                pages = body["pagination"]["total_pages"]
-                for m in body["models"]:
-                    self.models[m["slug"]] = {"deprecation_date": m.get("deprecation_date"),
-                                              "sunset_date": m.get("sunset_date")}
-                page += 1
-        return self.models
-
-    def aliases(self) -> list:
-        """The model slugs: the service lists no aliases, so the automaton works from slugs and their stems."""
-        return list(self._load_models())
-
-    def resolve_many(self, strings: Iterable[str]) -> dict:
-        """string -> resolve answer with the model's 'lifecycle' dates, or None (404)."""
-        models, out = self._load_models(), {}
-        for s in strings:
-            response = self.get("/resolve", q=s)
-            if response.status_code in (400, 404):   # no match, or a string the API refuses (too long)
-                out[s] = None
-                continue
-            answer = self._json(response, "/resolve")
-            answer["lifecycle"] = models.get(answer["matched_model"]["slug"],
-                                             {"deprecation_date": None, "sunset_date": None})
-            out[s] = answer
-        return out
-
-    def close(self) -> None:
-        """Close the HTTP session."""
-        self.session.close()
-
-
-def _seconds(value: str | None, default: float) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return default

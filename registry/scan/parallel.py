@@ -29,16 +29,17 @@ def _chunk(paths: list[str]) -> tuple[list[tuple[str, Occurrence]], int]:
 
 
 def find_all(matcher: Matcher, paths: list[str],
-             ripgrep: str | None = None) -> tuple[list[tuple[str, Occurrence]], int]:
+             search: prefilter.Search | None = None) -> tuple[list[tuple[str, Occurrence]], int]:
     """(path, occurrence) of every candidate in paths, in path order, and the number of files read.
 
-    ripgrep: its executable, to read only the files that hold a key (prefilter.py); None reads all.
+    search: ripgrep's running search of the same roots, to read only the files that hold a key
+    (prefilter.py); None reads all.
     """
     global _matcher
     _matcher = matcher
     searched = len(paths)
-    if ripgrep and len(paths) >= SERIAL_BELOW:   # a small tree is read faster than ripgrep starts
-        paths = prefilter.files_with_keys(paths, matcher.keys, ripgrep)
+    if len(paths) >= SERIAL_BELOW:   # a small tree is read as fast as ripgrep's answer is waited for
+        paths = prefilter.keep(paths, search)
     skipped = searched - len(paths)   # searched by ripgrep, and found to hold no key
     workers = min(os.cpu_count() or 1, 8)
     chunks = [paths[i:i + CHUNK] for i in range(0, len(paths), CHUNK)]

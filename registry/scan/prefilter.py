@@ -1,8 +1,9 @@
 """Which files can hold a candidate at all, asked of ripgrep when it is installed (docs/scan.md#speed).
 
-Most files of a tree name no model. ripgrep finds the files that contain any of the automaton's keys
-(case-insensitively, a superset of what the automaton finds) many times faster than Python reads
-them, so only those files are read and matched here. Without ripgrep every file is read.
+Most files of a tree name no model. ripgrep walks the roots and finds the files that contain any of
+the automaton's keys (case-insensitively, a superset of what the automaton finds) many times faster
+than Python reads them. It runs while walk.py walks the same roots, so only the files both pick are
+read and matched in Python. Without ripgrep, or when it fails, every walked file is read.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import shutil
 import subprocess
 import tempfile
 
-BATCH = 1000          # paths per ripgrep call: well under the argument-list limit of any system
+from .walk import MAX_BYTES, VENDORED
 
 
 def ripgrep() -> str | None:
@@ -22,7 +23,7 @@ def ripgrep() -> str | None:
 def covering(keys: list[str]) -> list[str]:
     """The keys that contain no shorter key: a file holds a key iff it holds one of these.
 
-    Fewer patterns keep ripgrep's case-insensitive search fast (1,600 keys take it ~15x longer).
+    Fewer patterns keep ripgrep's case-insensitive search fast.
     """
     kept: list[str] = []
     for key in sorted(set(keys), key=lambda k: (len(k), k)):
@@ -31,24 +32,64 @@ def covering(keys: list[str]) -> list[str]:
     return kept
 
 
-def files_with_keys(paths: list[str], keys: list[str], rg: str | None) -> list[str]:
-    """The paths (in their order) whose bytes contain a key ignoring case; all of them without ripgrep."""
-    if rg is None or not keys or not paths:
+class Search:
+    """One ripgrep run over the roots, started now and read by files(); it never decides alone.
+
+    ripgrep applies the .gitignore files as walk.py does (from the repository's root down; a folder
+    named on the command line is searched even if ignored) and no other ignore file (.ignore,
+    .rgignore, .git/info/exclude, the global excludes), and searches hidden files, so it searches
+    the files walk.py yields (or more); walk.py's own rules (lock files, globs) apply by intersecting.
+    Like the reader, it skips files with a NUL byte and files over MAX_BYTES.
+    """
+
+    def __init__(self, rg: str, roots: list[str], keys: list[str], vendored: bool):
+        self.proc = None
+        self.keyfile = None
+        if not keys or not roots:
+            return
+        with tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False, encoding="utf-8") as f:
+            f.write("\n".join(covering(keys)) + "\n")
+        self.keyfile = f.name
+        skip = [] if vendored else [arg for name in sorted(VENDORED) for arg in ("-g", f"!{name}/")]
+        try:
+            self.proc = subprocess.Popen(
+                [rg, "--no-config", "--hidden", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global",
+                 "-F", "-i", "-l", "--no-messages", f"--max-filesize={MAX_BYTES}",
+                 *skip, "-f", f.name, "--", *roots],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:
+            self.close()
+
+    def files(self) -> set[str] | None:
+        """The normalized paths of the files holding a key, or None: ripgrep did not answer."""
+        if self.proc is None:
+            return None
+        try:
+            out, _ = self.proc.communicate()
+        finally:
+            self.close()
+        if self.proc.returncode not in (0, 1):   # 1: no file matched; anything else: read every file
+            return None
+        return {os.path.normpath(os.fsdecode(line)) for line in out.splitlines()}
+
+    def close(self) -> None:
+        """Stop ripgrep if it still runs and remove the key file."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.keyfile is not None:
+            os.unlink(self.keyfile)
+            self.keyfile = None
+
+
+def start(rg: str | None, roots: list[str], keys: list[str], vendored: bool) -> Search | None:
+    """A ripgrep search of roots for keys, running in the background; None without ripgrep."""
+    return Search(rg, roots, keys, vendored) if rg else None
+
+
+def keep(paths: list[str], search: Search | None) -> list[str]:
+    """The paths (in their order) that ripgrep found to hold a key; all of them without an answer."""
+    hits = search.files() if search is not None else None
+    if hits is None:
         return paths
-    with tempfile.NamedTemporaryFile("w", suffix=".keys", delete=False, encoding="utf-8") as f:
-        f.write("\n".join(covering(keys)) + "\n")
-    try:
-        hits = set()
-        for i in range(0, len(paths), BATCH):
-            # -a: search every byte (a file the reader skips later costs nothing more); -l: names only.
-            done = subprocess.run(
-                [rg, "--no-config", "-a", "-F", "-i", "-l", "--no-messages", "-f", f.name, "--", *paths[i:i + BATCH]],
-                capture_output=True)
-            if done.returncode not in (0, 1):   # 1: no match; anything else: read every file instead
-                return paths
-            hits.update(os.fsdecode(line) for line in done.stdout.splitlines())
-    except OSError:
-        return paths
-    finally:
-        os.unlink(f.name)
-    return [p for p in paths if p in hits]
+    return [p for p in paths if os.path.normpath(p) in hits]

@@ -23,7 +23,6 @@ LOCK_FILES = frozenset({
     "packages.lock.json", ".terraform.lock.hcl", "flake.lock", "mix.lock", "pubspec.lock",
 })
 MAX_BYTES = 4 * 1024 * 1024   # bigger files are data dumps, not code or config
-SNIFF = 8192                  # a NUL byte in the first 8 KiB marks a binary (git's own test)
 
 
 def globs(patterns: Iterable[str]) -> pathspec.PathSpec | None:
@@ -41,14 +40,51 @@ def _gitignore(directory: str) -> pathspec.PathSpec | None:
 
 
 def _ignored(rules: list, path: str, is_dir: bool) -> bool:
-    """Whether the .gitignore files from the root down to path's folder ignore path (the last word wins)."""
+    """Whether the .gitignore files from the repository's root down to path's folder ignore path.
+
+    rules: (length of the folder's absolute path with its separator, spec), outermost first; path is
+    absolute, so its part below a folder is a slice. The last word wins.
+    """
     verdict = False
-    for base, spec in rules:
-        rel = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if is_dir else "")
-        result = spec.check_file(rel).include
+    for cut, spec in rules:
+        rel = path[cut:]
+        if os.sep != "/":
+            rel = rel.replace(os.sep, "/")
+        result = spec.check_file(rel + "/" if is_dir else rel).include
         if result is not None:
             verdict = result
     return verdict
+
+
+def _rule(folder: str, spec) -> tuple[int, object]:
+    return len(os.path.join(folder, "")), spec
+
+
+def _outer_rules(top: str) -> list:
+    """The .gitignore files of the folders above top, up to its git repository's root (as git and
+    ripgrep apply them); none when top is not inside a repository."""
+    folders, folder = [], os.path.dirname(top)
+    if os.path.exists(os.path.join(top, ".git")):
+        return []
+    while True:
+        folders.append(folder)
+        if os.path.exists(os.path.join(folder, ".git")):
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return []   # no repository above: git would apply none of them
+        folder = parent
+    rules = []
+    for f in reversed(folders):
+        spec = _gitignore(f)
+        if spec is None:
+            continue
+        # A folder named on the command line is scanned even if ignored (as ripgrep does): lines
+        # that match the folder itself would hide everything in it, so they are dropped.
+        inside = os.path.relpath(top, f).replace(os.sep, "/") + "/"
+        kept = [line for line in spec.patterns if line.match_file(inside) is None]
+        rules.append(_rule(f, pathspec.GitIgnoreSpec(kept)))
+    return rules
 
 
 def read_text(path: str) -> str | None:
@@ -60,7 +96,7 @@ def read_text(path: str) -> str | None:
             data = f.read()
     except OSError:
         return None
-    if b"\0" in data[:SNIFF]:
+    if b"\0" in data:   # a binary: ripgrep's test for the files it walks, so its prefilter agrees
         return None
     try:
         return data.decode("utf-8")
@@ -91,12 +127,13 @@ def _wanted(rel: str, include, exclude) -> bool:
 
 
 def _walk(root: str, include, exclude, vendored: bool) -> Iterator[tuple[str, str]]:
-    stack = [(root, "", [])]
+    top = os.path.abspath(root)
+    stack = [(root, top, "", _outer_rules(top))]
     while stack:
-        directory, prefix, rules = stack.pop()
+        directory, absolute, prefix, rules = stack.pop()
         spec = _gitignore(directory)
         if spec is not None:
-            rules = rules + [(directory, spec)]
+            rules = rules + [_rule(absolute, spec)]
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
@@ -104,14 +141,15 @@ def _walk(root: str, include, exclude, vendored: bool) -> Iterator[tuple[str, st
         below = []
         for entry in entries:
             rel = prefix + entry.name
+            full = os.path.join(absolute, entry.name)
             if entry.is_dir(follow_symlinks=False):
-                if (entry.name in VENDORED and not vendored) or _ignored(rules, entry.path, True):
+                if (entry.name in VENDORED and not vendored) or _ignored(rules, full, True):
                     continue
                 if exclude is not None and exclude.match_file(rel + "/"):
                     continue
-                below.append((entry.path, rel + "/", rules))
+                below.append((entry.path, full, rel + "/", rules))
             elif entry.is_file(follow_symlinks=False):
-                if entry.name in LOCK_FILES or _ignored(rules, entry.path, False):
+                if entry.name in LOCK_FILES or _ignored(rules, full, False):
                     continue
                 if _wanted(rel, include, exclude):
                     yield entry.path, rel

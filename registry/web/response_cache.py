@@ -14,7 +14,7 @@ from functools import partial
 
 from flask import current_app, g, request
 
-from ..db import request_generation
+from .connection import request_generation
 from ..merge.lifecycle import today
 from .limits import is_admin_path
 from .negotiate import variant

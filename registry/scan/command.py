@@ -1,0 +1,69 @@
+"""`registry scan` as a command: options, exit codes, output. It imports no Flask (docs/scan.md#speed)."""
+from __future__ import annotations
+
+import sqlite3
+import sys
+
+import click
+
+from ..config import from_environment
+from . import failing, fix as fixer, prefilter, report, sarif, scan
+from .lookup import LocalLookup, RegistryUnavailable
+
+
+def _database(ctx: click.Context) -> str:
+    """The app's DATABASE under `flask --app registry scan` (tests give their own), else REGISTRY_DB."""
+    load_app = getattr(ctx.find_root().obj, "load_app", None)   # flask.cli.ScriptInfo
+    if load_app is not None:
+        return load_app().config["DATABASE"]
+    return from_environment()["DATABASE"]
+
+
+@click.command("scan")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--registry", "registry_url", metavar="URL",
+              help="Ask a running registry instead of the local database.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github"]), default="text",
+              show_default=True)
+@click.option("--include", multiple=True, metavar="GLOB",
+              help="Scan only files matching (gitignore syntax; repeatable).")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching (gitignore syntax; repeatable).")
+@click.option("--vendored", is_flag=True, help="Also walk vendored folders (node_modules, .venv, vendor, ...).")
+@click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.8, show_default=True,
+              help="Report matches at least this sure: 1.0 exact, 0.8 normalized, 0.5 substring.")
+@click.option("--fail-on", type=click.Choice(["deprecated", "sunset"]),
+              help="Exit 1 when an id of this status (or worse) is found.")
+@click.option("--fail-within", type=click.IntRange(0), metavar="DAYS",
+              help="Exit 1 when an id shuts down within DAYS days.")
+@click.option("--fix", is_flag=True, help="Rewrite each deprecated or sunset id to its upgrade, in its own format.")
+@click.option("--diff", "show_diff", is_flag=True, help="Print the unified diff --fix would make; write nothing.")
+@click.pass_context
+def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_confidence, fail_on, fail_within,
+                 fix, show_diff):
+    """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within."""
+    try:
+        if registry_url:
+            from .remote import RemoteLookup   # requests is imported only for a remote registry
+            lookup = RemoteLookup(registry_url)
+        else:
+            lookup = LocalLookup(_database(ctx))
+        try:
+            findings, files = scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
+                               ripgrep=prefilter.ripgrep())
+        finally:
+            lookup.close()
+    except (RegistryUnavailable, sqlite3.Error) as exc:
+        click.echo(f"scan: the registry cannot answer: {exc}", err=True)
+        sys.exit(2)
+    if show_diff:
+        click.echo(fixer.diff(findings), nl=False)
+    elif fix:
+        for path in fixer.apply(findings):
+            click.echo(f"fixed {path}", err=True)
+    render = {"text": report.text, "json": report.as_json, "github": report.github, "sarif": sarif.sarif}[fmt]
+    if not show_diff:
+        click.echo(render(findings, files))
+    # After --fix, what is left decides: the ids that had no working upgrade in their format.
+    left = [f for f in findings if not f.fixable] if fix and not show_diff else findings
+    if failing(left, fail_on, fail_within):
+        sys.exit(1)

@@ -1,0 +1,65 @@
+"""The web app's database connection: one read-only connection per thread, reused across requests
+(flaskr's get_db, Datasette's read-only connections), and the init-db command."""
+import sqlite3
+import threading
+
+import click
+from flask import current_app, g
+from flask.cli import with_appcontext
+
+from ..db import connect_ro, ensure_schema, generation
+
+_readers = threading.local()
+
+
+def get_db() -> sqlite3.Connection:
+    """Return this thread's read-only connection to the app's database (one per thread, reused)."""
+    path = current_app.config["DATABASE"]
+    cache = getattr(_readers, "by_path", None)
+    if cache is None:
+        cache = _readers.by_path = {}
+    conn = cache.get(path)
+    if conn is None:
+        conn = cache[path] = connect_ro(path)
+    g.db_path = path
+    return conn
+
+
+def close_db(_exc=None) -> None:
+    """End any read transaction left open by the request; the connection stays for the thread."""
+    path = g.pop("db_path", None)
+    conn = getattr(_readers, "by_path", {}).get(path) if path else None
+    if conn is not None and conn.in_transaction:
+        conn.rollback()
+
+
+def close_thread_connections() -> None:
+    """Close every connection this thread holds (tests, shutdown)."""
+    for conn in getattr(_readers, "by_path", {}).values():
+        conn.close()
+    _readers.by_path = {}
+
+
+def request_generation() -> int:
+    """The data generation as this request first read it (read once per request, then reused)."""
+    if "generation" not in g:
+        g.generation = generation(get_db())
+    return g.generation
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command():
+    """Create the database schema, or migrate an older one forward (idempotent, never drops data)."""
+    path = current_app.config["DATABASE"]
+    old, new = ensure_schema(path)
+    if old and old != new:
+        click.echo(f"Migrated the database at {path} from schema version {old} to {new}.")
+    else:
+        click.echo(f"Initialized the database at {path} (schema version {new}).")
+
+
+def init_app(app) -> None:
+    """Register teardown and the init-db command on the app."""
+    app.teardown_appcontext(close_db)
+    app.cli.add_command(init_db_command)
