@@ -86,6 +86,11 @@ SETTINGS = (
     # 32 MiB: a model's page is ~7 KB against ~1 KB of JSON, and a thousand of each must fit.
     Setting("REGISTRY_RESPONSE_CACHE_BYTES", "33554432", _count,
             "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
+    # How long a process trusts the data generation it last read (registry/web/connection.py): reading
+    # it from SQLite on every cached answer cost a fifth of the request and let other threads in.
+    Setting("REGISTRY_DATA_RECHECK_MS", "1000", _count,
+            "milliseconds a process serves its cached answers before it checks the database for new data "
+            "again; `0` checks on every request", "DATA_RECHECK_MS"),
     # Webhook receivers on loopback or private addresses reach inside the network (registry/notify/urls.py).
     Setting("REGISTRY_WEBHOOKS_ALLOW_PRIVATE", None, _flag,
             "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",

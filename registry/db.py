@@ -114,9 +114,21 @@ def ensure_schema(path: str) -> tuple:
         raise click.ClickException(str(exc)) from exc
 
 
+_bumps = itertools.count(1)
+_last_bump = 0
+
+
 def bump_generation(conn: sqlite3.Connection) -> None:
-    """Mark the data as changed so per-process caches (the resolve index) rebuild."""
+    """Mark the data as changed so per-process caches (the resolve index, rendered answers) rebuild."""
+    global _last_bump
     conn.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+    _last_bump = next(_bumps)
+
+
+def writes_here() -> int:
+    """A number that changes whenever this process marks the data as changed (its own writes are seen
+    at once; other processes' within REGISTRY_DATA_RECHECK_MS, web/connection.py)."""
+    return _last_bump
 
 
 def generation(conn: sqlite3.Connection) -> int:

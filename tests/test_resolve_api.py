@@ -1,7 +1,7 @@
 import pytest
 
 from helpers import assert_error
-from registry.db import transaction
+from registry.db import bump_generation, transaction
 
 SONNET_45 = "claude-sonnet-4-5-20250929"
 
@@ -72,7 +72,7 @@ def test_index_follows_curation_changes(client, rw):
     with transaction(rw):
         rw.execute("INSERT INTO aliases (alias, model_id, source, position, normalized)"
                    " SELECT 'claude-next', id, 'official', 5, 'x' FROM models WHERE slug = ?", (SONNET_45,))
-        rw.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+        bump_generation(rw)   # a write of this process shows at once (another's: test_response_cache.py)
     assert client.get("/api/v1/resolve?q=claude-next").get_json()["matched_model"]["slug"] == SONNET_45
 
 

@@ -89,3 +89,27 @@ def test_other_generation_is_a_miss():
     cache = ResponseCache(100)
     cache.put("a", 1, b"old")
     assert cache.get("a", 2) is None and cache.entries == {}
+
+
+@pytest.mark.parametrize("recheck_ms, seconds_later, sees_the_write", [
+    (1000, 0.5, False),   # within the window: the answer it already has
+    (1000, 1.0, True),    # the window is over: the database is asked again
+    (0, 0.0, True),       # 0: asked on every request
+])
+def test_another_processs_write_shows_within_the_recheck_window(app, counted, monkeypatch,
+                                                                recheck_ms, seconds_later, sees_the_write):
+    """Writes of another process (cron's ingest) show within REGISTRY_DATA_RECHECK_MS."""
+    from registry.db import connect_rw, transaction
+    from registry.web import connection
+    clock = [1000.0]
+    monkeypatch.setattr(connection.time, "monotonic", lambda: clock[0])
+    app.config["DATA_RECHECK_MS"] = recheck_ms
+    client = app.test_client()
+    client.get("/api/v1/models/claude-sonnet-4-20250514")
+    conn = connect_rw(app.config["DATABASE"])
+    with transaction(conn):   # as another process would: not through this process's bump_generation
+        conn.execute("UPDATE registry_state SET value = value + 1 WHERE key = 'generation'")
+    conn.close()
+    clock[0] += seconds_later
+    client.get("/api/v1/models/claude-sonnet-4-20250514")
+    assert len(counted) == (2 if sees_the_write else 1)

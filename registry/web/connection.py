@@ -2,14 +2,17 @@
 (flaskr's get_db, Datasette's read-only connections), and the init-db command."""
 import sqlite3
 import threading
+import time
 
 import click
 from flask import current_app, g
 from flask.cli import with_appcontext
 
+from .. import db
 from ..db import connect_ro, ensure_schema, generation
 
 _readers = threading.local()
+_generations: dict = {}   # db path -> (generation, monotonic time it was read, db.writes_here())
 
 
 def get_db() -> sqlite3.Connection:
@@ -41,10 +44,21 @@ def close_thread_connections() -> None:
 
 
 def request_generation() -> int:
-    """The data generation as this request first read it (read once per request, then reused)."""
+    """The data generation as this request first read it: read once per request, and from the database
+    at most once per DATA_RECHECK_MS per process (docs/api-decisions.md#caching)."""
     if "generation" not in g:
-        g.generation = generation(get_db())
+        g.generation = _recent_generation(current_app.config)
     return g.generation
+
+
+def _recent_generation(config) -> int:
+    path = config["DATABASE"]
+    now = time.monotonic()
+    seen = _generations.get(path)
+    if seen is None or now - seen[1] >= config["DATA_RECHECK_MS"] / 1000 or seen[2] != db.writes_here():
+        # A query releases the GIL: with eight threads, each release on the cached path was a hand-off.
+        seen = _generations[path] = (generation(get_db()), now, db.writes_here())
+    return seen[0]
 
 
 @click.command("init-db")

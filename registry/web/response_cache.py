@@ -3,9 +3,9 @@
 The data changes once a day (an ingest or a curation run bumps the generation), while the same
 identifiers are resolved and the same pages read again and again. A 200 answer to a public GET is
 kept under its path and query string, tagged with the generation it was computed from, and served
-again only while the database still has that generation: each request reads the generation (one
-indexed row), so no process ever serves data older than the database it reads, and nothing here
-needs to agree with other processes. The limiter, the rate-limit headers and ETag/304 handling
+again only while the database still has that generation: each process reads the generation (one
+indexed row) at most once per REGISTRY_DATA_RECHECK_MS (web/connection.py), so no process serves data
+older than the database by more than that, and nothing here needs to agree with other processes. The limiter, the rate-limit headers and ETag/304 handling
 run for cached answers exactly as for fresh ones. Memory is bounded by RESPONSE_CACHE_BYTES.
 """
 import threading
