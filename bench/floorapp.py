@@ -6,7 +6,12 @@ the same worker class, threads, keep-alive and access log. The registry's throug
 as a ratio to this app's, measured alternately in the same run.
 
     python bench/floorapp.py      # serves on $HOST:$PORT like `registry serve`
+
+FLOOR_BLUEPRINT=1 serves the endpoint from a blueprint, as the registry serves every route: `make bench`
+reports that floor against this one, to show what flask-limiter's per-blueprint work costs any
+blueprint app (informational; the targets are against the floor without one).
 """
+import os
 import sys
 from pathlib import Path
 
@@ -14,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from flask import Flask, jsonify  # noqa: E402
+from flask import Blueprint, Flask, jsonify  # noqa: E402
 
 from registry.web import limits  # noqa: E402
 from registry.config import from_environment  # noqa: E402
@@ -23,17 +28,22 @@ from registry.server import Server, settings  # noqa: E402
 PATH = "/api/v1/ping"
 
 
-def create_floor_app() -> Flask:
-    """A Flask app with the registry's limiter and one small JSON endpoint."""
+def create_floor_app(blueprint: bool = False) -> Flask:
+    """A Flask app with the registry's limiter and one small JSON endpoint (in a blueprint if asked)."""
     app = Flask("floor", static_folder=None)
     app.config.from_mapping(from_environment())
     app.json.sort_keys = False
     limits.init_app(app)
 
-    @app.get(PATH)
     def ping():
         return jsonify({"status": "ok", "service": "floor"})
 
+    if blueprint:
+        bp = Blueprint("api", __name__)
+        bp.get(PATH)(ping)
+        app.register_blueprint(bp)
+    else:
+        app.get(PATH)(ping)
     return app
 
 
@@ -41,7 +51,7 @@ class FloorServer(Server):
     """registry.server.Server serving the floor app instead of the registry."""
 
     def load(self):
-        return create_floor_app()
+        return create_floor_app(blueprint=os.environ.get("FLOOR_BLUEPRINT") == "1")
 
 
 if __name__ == "__main__":

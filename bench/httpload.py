@@ -54,10 +54,12 @@ def start_registry(db_path: Path, log_dir: Path, **env) -> Server:
                   argv=(), keep_access_log=False)
 
 
-def start_floor(log_dir: Path) -> Server:
-    """The floor app (Flask + the same limiter, one JSON endpoint), on a free port."""
+def start_floor(log_dir: Path, blueprint: bool = False) -> Server:
+    """The floor app (Flask + the same limiter, one JSON endpoint; in a blueprint if asked), on a free port."""
     from floorapp import PATH
-    return Server([sys.executable, str(ROOT / "bench" / "floorapp.py")], server_env(), log_dir / "floor.log", cwd=ROOT,
+    env = server_env(FLOOR_BLUEPRINT="1") if blueprint else server_env()
+    return Server([sys.executable, str(ROOT / "bench" / "floorapp.py")], env,
+                  log_dir / ("floor-blueprint.log" if blueprint else "floor.log"), cwd=ROOT,
                   argv=(), ready_path=PATH, keep_access_log=False)
 
 

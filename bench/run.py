@@ -39,7 +39,7 @@ import tables  # noqa: E402
 
 FULL = {"sizes": [1000, 10_000, 50_000], "requests": 1000, "seconds": 3, "rounds": 5}
 QUICK = {"sizes": [1000, 5000], "requests": 200, "seconds": 1, "rounds": 2}
-HOT = ("resolve exact", "resolve normalized", "search", "model detail", "models page")
+HOT = tables.HOT
 
 
 def log(message: str) -> None:
@@ -109,6 +109,17 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         results = httpload.compare(load, floor, registry, endpoints, seconds, rounds, log)
         memory, floor_memory = registry.memory(), floor.memory()
         registry.stop()
+        # What flask-limiter's per-blueprint work costs any blueprint app (informational).
+        log("  (the floor's endpoint in a blueprint)")
+        from floorapp import PATH
+        blueprint_floor = httpload.start_floor(log_dir, blueprint=True)
+        try:
+            blueprint_floor.wait_ready()
+            in_blueprint = httpload.compare(load, floor, blueprint_floor,
+                                            {"floor in a blueprint": [f"{PATH}?n={i}" for i in range(1000)]},
+                                            seconds, rounds, log)["floor in a blueprint"]
+        finally:
+            blueprint_floor.stop()
         # The same endpoints with the response cache off: every request computed from the database.
         log("  (response cache off)")
         registry = httpload.start_registry(db_path, log_dir, REGISTRY_RESPONSE_CACHE_BYTES=0)
@@ -121,7 +132,8 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         load.close()
     shutil.rmtree(log_dir, ignore_errors=True)
     s = settings({})
-    return {"endpoints": results, "uncached": uncached, "memory": memory, "floor_memory": floor_memory,
+    return {"endpoints": results, "uncached": uncached, "in_blueprint": in_blueprint, "memory": memory,
+            "floor_memory": floor_memory,
             "load": load.name,
             "seconds": seconds, "rounds": rounds, "first_resolve_s": first_resolve,
             "settings": f"{s['workers']} worker × {s['threads']} threads, {s['worker_class']}"}

@@ -10,6 +10,7 @@ from flask import Blueprint, abort, current_app, render_template
 
 from ..merge.lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
+from ..web.response_cache import CachedAnswer
 from .present import PLATFORMS, STATUS_TEXT
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -52,6 +53,8 @@ def error_page(status: int, code: str, message: str, wanted: str):
 @bp.after_app_request
 def page_headers(response):
     """Vary and the content security policy on every answer outside /api/v1 (pages and their errors)."""
+    if isinstance(response, CachedAnswer):   # kept with both
+        return response
     if response.mimetype in ("text/html", MARKDOWN):
         response.headers["Content-Security-Policy"] = POLICY
         response.vary.add("Accept")

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from functools import partial
 
-from flask import current_app, g, request
+from flask import Response, g, request
 
 from .connection import request_generation
 from ..merge.lifecycle import today
@@ -22,25 +22,30 @@ from .negotiate import variant
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 
 
-# Headers a view sets that belong to the answer and so are kept with it (the lifecycle signals).
-KEPT_HEADERS = ("Deprecation", "Sunset", "Link")
+# Headers that belong to the answer and so are kept with it: the lifecycle signals a view sets, and
+# what the pages' hook adds (registry/pages/), which then skips a CachedAnswer.
+KEPT_HEADERS = ("Deprecation", "Sunset", "Link", "Content-Security-Policy", "Vary")
 # What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
 # twins, /llms.txt, CSS and JS; registry/pages/), each served again with its own type.
 KEPT_TYPES = ("application/json", "application/atom+xml", "application/feed+json", "text/calendar",
               "text/html", "text/markdown", "text/plain", "text/css", "text/javascript")
 
 
+class CachedAnswer(Response):
+    """An answer served from the cache: it carries the headers it was kept with."""
+
+
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body, etag, headers, mimetype) by request key, safe across threads."""
+    """A byte-bounded LRU of (generation, body, headers, content type) by request key, safe across threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes, etag, kept headers, mimetype)
+        self.entries = OrderedDict()   # key -> (generation, body bytes, kept headers, content type)
         self.lock = threading.Lock()
 
     def get(self, key, current: int):
-        """The (body, etag, headers, mimetype) kept for key at generation current, or None."""
+        """The (body, headers, content type) kept for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -51,15 +56,15 @@ class ResponseCache:
             self.entries.move_to_end(key)
             return entry[1:]
 
-    def put(self, key, current: int, body: bytes, etag: str = "", headers: tuple = (),
-            mimetype: str = "application/json") -> None:
+    def put(self, key, current: int, body: bytes, headers: tuple = (),
+            content_type: str = "application/json") -> None:
         """Keep body for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, etag, headers, mimetype)
+            self.entries[key] = (current, body, headers, content_type)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
@@ -89,20 +94,19 @@ def serve_cached(cache: ResponseCache):
     kept = cache.get(_key(req), request_generation())
     if kept is None:
         return None
-    g.served_from_cache = True
-    response = current_app.response_class(kept[0], status=200, mimetype=kept[3], headers=kept[2])
-    response.set_etag(kept[1])   # computed once when kept: the ETag hook finds it and skips hashing
-    return response
+    # The ETag is among the headers, computed once when kept: the ETag hook finds it and skips hashing.
+    return CachedAnswer(kept[0], status=200, content_type=kept[2], headers=kept[1])
 
 
 def keep_rendered(cache: ResponseCache, response):
     """Keep a fresh 200 answer (JSON, a feed or a page) under the generation read before it was computed."""
-    if (response.status_code == 200 and "generation" in g
-            and not g.get("served_from_cache") and response.mimetype in KEPT_TYPES
+    if isinstance(response, CachedAnswer):
+        return response
+    if (response.status_code == 200 and "generation" in g and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
         response.add_etag()
-        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
-        cache.put(_key(request), g.generation, response.get_data(), response.get_etag()[0], kept, response.mimetype)
+        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS + ("ETag",) if name in response.headers)
+        cache.put(_key(request), g.generation, response.get_data(), kept, response.content_type)
     return response
 
 
