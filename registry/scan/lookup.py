@@ -1,8 +1,9 @@
 """Asking the registry about the strings a scan found: the local database, or a running service.
 
-Both (LocalLookup here, RemoteLookup in remote.py, imported only for --registry) give, for each
-distinct string, GET /resolve's answer (registry/resolve/answers.py) plus the model's lifecycle dates, so reports and fixes never depend on where the answer came from. Each
-distinct string is asked once, after the walk (docs/scan.md#registry).
+Both (LocalLookup here, RemoteLookup in remote.py, imported only for --registry) give, for each distinct
+string, GET /resolve's answer (registry/resolve/answers.py) plus the model's lifecycle dates, so reports
+and fixes never depend on where the answer came from. Each distinct string is asked once, after the walk
+(docs/scan.md#registry).
 """
 from __future__ import annotations
 

@@ -1,12 +1,13 @@
 """Rendered public answers, kept per process and per data generation (a read-mostly service).
 
 The data changes once a day (an ingest or a curation run bumps the generation), while the same
-identifiers are resolved and the same pages read again and again. A 200 answer to a public GET is
-kept under its path and query string, tagged with the generation it was computed from, and served
-again only while the database still has that generation: each process reads the generation (one
-indexed row) at most once per REGISTRY_DATA_RECHECK_MS (web/connection.py), so no process serves data
-older than the database by more than that, and nothing here needs to agree with other processes. The limiter, the rate-limit headers and ETag/304 handling
-run for cached answers exactly as for fresh ones. Memory is bounded by RESPONSE_CACHE_BYTES.
+identifiers are resolved and the same pages read again and again. A 200 answer to a public GET is kept
+under its path and query string, tagged with the generation it was computed from, and served again only
+while the database still has that generation: each process reads the generation (one indexed row) at
+most once per REGISTRY_DATA_RECHECK_MS (web/connection.py), so no process serves data older than the
+database by more than that, and nothing here needs to agree with other processes. The limiter, the
+rate-limit headers and ETag/304 handling run for cached answers exactly as for fresh ones. Memory is
+bounded by RESPONSE_CACHE_BYTES.
 """
 import threading
 from collections import OrderedDict
