@@ -2,8 +2,10 @@
 
 Both servers run side by side on 127.0.0.1 (free ports), each with registry.server.settings()
 and only HOST, PORT, REGISTRY_DB and a public budget too high to refuse set in the environment.
-The load alternates between them (floor, endpoint, floor, endpoint, ...) so both see the same
-machine state; the ratio of the medians is reported. Load: wrk (installed with apt-get when
+The load alternates between them (floor, endpoint, floor, ..., endpoint, floor) so both see the same
+machine state; each endpoint run is divided by the mean of the floor runs just before and just after
+it, and the median of those ratios is reported (a slow drift of a shared machine's speed between
+rounds, ±20% here, cancels within a pair instead of landing on one side). Load: wrk (installed with apt-get when
 missing and possible), else a Python keep-alive load generator.
 """
 from __future__ import annotations
@@ -198,7 +200,8 @@ def touch_every(base_url: str, paths: list) -> None:
 
 def compare(load: Load, floor: Server, registry: Server, endpoints: dict, seconds: float, rounds: int,
             log=print) -> dict:
-    """{endpoint: {floor: [rps...], endpoint: [rps...], ratio, non2xx}}: alternating runs, ratio of medians."""
+    """{endpoint: {floor: [rps...], endpoint: [rps...], ratio, non2xx}}: alternating runs, each endpoint run
+    over the floor runs around it, the median of those ratios."""
     from floorapp import PATH
     floor_paths = [f"{PATH}?n={i}" for i in range(1000)]
     results = {}
@@ -209,13 +212,15 @@ def compare(load: Load, floor: Server, registry: Server, endpoints: dict, second
         # hits) rather than how fast a cold cache fills; one second covered only the first ~200 pages.
         touch_every(registry.url, paths)
         floor_rps, endpoint_rps, bad = [], [], 0
-        for _ in range(rounds):
+        for i in range(rounds + 1):   # floor, endpoint, ..., endpoint, floor: every endpoint run between two
             f = load.run(floor.url, floor_paths, seconds)
-            e = load.run(registry.url, paths, seconds)
             floor_rps.append(f["rps"])
-            endpoint_rps.append(e["rps"])
-            bad += f["non2xx"] + e["non2xx"] + f["socket_errors"] + e["socket_errors"]
-        ratio = statistics.median(endpoint_rps) / statistics.median(floor_rps)
+            bad += f["non2xx"] + f["socket_errors"]
+            if i < rounds:
+                e = load.run(registry.url, paths, seconds)
+                endpoint_rps.append(e["rps"])
+                bad += e["non2xx"] + e["socket_errors"]
+        ratio = statistics.median(e / ((floor_rps[i] + floor_rps[i + 1]) / 2) for i, e in enumerate(endpoint_rps))
         results[name] = {"floor": floor_rps, "endpoint": endpoint_rps, "ratio": ratio, "bad": bad}
         log(f"  {name:<20} floor {statistics.median(floor_rps):7.0f} req/s  endpoint "
             f"{statistics.median(endpoint_rps):7.0f} req/s  ratio {ratio:.2f}" + (f"  ({bad} bad)" if bad else ""))
