@@ -59,7 +59,7 @@ def identifier_shaped(token: str) -> bool:
 
 def plain_word(form: str) -> bool:
     """Letters only ('command', 'Claude', 'sonar'): in code such a string is an English word far more
-    often than a model id, so it is neither a key nor reported (docs/scan.md#what-counts)."""
+    often than a model id, so it is neither a key nor reported (docs/scan.md#how-candidates-are-found)."""
     return form.isalpha()
 
 

@@ -1,0 +1,46 @@
+"""Every comment that cites the docs points at a page and a section that exist (docs/ is the one record)."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CITATION = re.compile(r"docs/([a-z0-9-]+\.md)(?:#([a-z0-9-]+))?")
+
+
+def anchors(page: Path) -> set:
+    """GitHub's anchors of a Markdown page's headings: lower case, punctuation dropped, spaces to '-'."""
+    found = set()
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            found.add(re.sub(r"[^a-z0-9 _-]", "", title).replace(" ", "-"))
+    return found
+
+
+def citations() -> list:
+    places = []
+    for folder in ("registry", "bench", "scripts"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for match in CITATION.finditer(path.read_text(encoding="utf-8")):
+                places.append((path.relative_to(ROOT).as_posix(), match.group(1), match.group(2)))
+    return places
+
+
+@pytest.mark.parametrize("source, page, anchor", citations())
+def test_cited_section_exists(source, page, anchor):
+    doc = ROOT / "docs" / page
+    assert doc.is_file(), f"{source} cites docs/{page}, which does not exist"
+    if anchor:
+        assert anchor in anchors(doc), f"{source} cites docs/{page}#{anchor}, which has no such heading"
+
+
+@pytest.mark.parametrize("heading, anchor", [
+    ("## What --fix changes", "what---fix-changes"),
+    ("## How candidates are found", "how-candidates-are-found"),
+    ("### Per-request path", "per-request-path"),
+])
+def test_anchor_rule(tmp_path, heading, anchor):
+    page = tmp_path / "p.md"
+    page.write_text(heading + "\n")
+    assert anchors(page) == {anchor}
