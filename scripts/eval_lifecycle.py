@@ -21,22 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import shipped_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "lifecycle_dev.jsonl"
 WORKING = ("active", "latest")
-
-
-def build(db: str) -> None:
-    """Schema, curation and every seed, as the Makefile's db target does."""
-    flask = [sys.executable, "-m", "flask", "--app", "registry"]
-    env = {**os.environ, "REGISTRY_DB": db}
-    for args in (["init-db"], ["curate"], ["ingest", "--offline"]):
-        subprocess.run(flask + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def chain(client, slug: str) -> list[str]:
@@ -103,17 +95,11 @@ def main() -> int:
     ap.add_argument("--platform", help="only rows of this platform (first-party, amazon-bedrock, google-vertex)")
     args = ap.parse_args()
     os.environ["REGISTRY_TODAY"] = args.today
-    sys.path.insert(0, str(ROOT))
     rows = [json.loads(line) for line in open(args.data, encoding="utf-8") if line.strip()]
     if args.platform:
         rows = [r for r in rows if r.get("platform") == args.platform]
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or os.path.join(tmp, "registry.db")
-        if not args.db:
-            build(db)
-        from registry import create_app
-        app = create_app({"TESTING": True, "DATABASE": db, "RATELIMIT_ENABLED": False})
-        res = evaluate(app.test_client(), rows)
+    with shipped_registry.client(args.db) as client:
+        res = evaluate(client, rows)
     print(f"rows: {len(rows)} (today {args.today})")
     for name, (ok, n) in res["score"].items():
         print(f"{name:<12} {ok:>4}/{n:<4} {ok / n if n else 0:.1%}")

@@ -15,22 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+import shipped_registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "missing_models.jsonl"
 KNOWN = 0.8     # exact (1.0) and normalized (0.8) matches; substring (0.5) is a guess
-
-
-def build(db: str) -> None:
-    """Schema, curation and every seed, as the Makefile's db target does."""
-    flask = [sys.executable, "-m", "flask", "--app", "registry"]
-    env = {**os.environ, "REGISTRY_DB": db}
-    for args in (["init-db"], ["curate"], ["ingest", "--offline"]):
-        subprocess.run(flask + args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def read_rows(path: Path = DATA) -> list[dict]:
@@ -63,15 +55,9 @@ def main() -> int:
     ap.add_argument("--today", default="2026-11-22")
     args = ap.parse_args()
     os.environ["REGISTRY_TODAY"] = args.today
-    sys.path.insert(0, str(ROOT))
     rows = read_rows(Path(args.data))
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or os.path.join(tmp, "registry.db")
-        if not args.db:
-            build(db)
-        from registry import create_app
-        app = create_app({"TESTING": True, "DATABASE": db, "RATELIMIT_ENABLED": False})
-        outcomes = resolve_all(app.test_client(), rows)
+    with shipped_registry.client(args.db) as client:
+        outcomes = resolve_all(client, rows)
     for o in outcomes:
         got = f"{o['slug']} ({o['confidence']})" if o["slug"] else f"- ({o['status']})"
         print(f"{'ok ' if resolved(o) else '-- '} {o['q']:<48} {got}")

@@ -18,12 +18,13 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+import shipped_registry  # noqa: E402  (scripts/: the registry built as the Makefile builds it)
+
 # Run timestamps differ between two builds; the ETag follows the body, so neither is compared.
 STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 HEADERS = ("Content-Type", "Cache-Control", "Allow", "Deprecation", "Sunset", "Link")
@@ -75,13 +76,8 @@ def main() -> int:
     ap.add_argument("--compare")
     args = ap.parse_args()
     os.environ["REGISTRY_TODAY"] = "2026-11-22"
-    from eval_lifecycle import build
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "registry.db")
-        build(db)
-        from registry import create_app
-        app = create_app({"TESTING": True, "DATABASE": db, "RATELIMIT_ENABLED": False})
-        answers = record(app.test_client())
+    with shipped_registry.client() as client:
+        answers = record(client)
     print(f"{len(answers)} URLs")
     if args.out:
         Path(args.out).write_text(json.dumps(answers, indent=0, sort_keys=True))
