@@ -54,10 +54,11 @@ def request_generation() -> int:
 def _recent_generation(config) -> int:
     path = config["DATABASE"]
     now = time.monotonic()
+    writes = db.writes_here()   # before the query: a write during it makes the next request ask again
     seen = _generations.get(path)
-    if seen is None or now - seen[1] >= config["DATA_RECHECK_MS"] / 1000 or seen[2] != db.writes_here():
+    if seen is None or now - seen[1] >= config["DATA_RECHECK_MS"] / 1000 or seen[2] != writes:
         # A query releases the GIL: with eight threads, each release on the cached path was a hand-off.
-        seen = _generations[path] = (generation(get_db()), now, db.writes_here())
+        seen = _generations[path] = (generation(get_db()), now, writes)
     return seen[0]
 
 
