@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..config import from_environment
+from ..config import setting
 from . import failing, fix as fixer, prefilter, report, sarif, scan
 from .lookup import LocalLookup, RegistryUnavailable
 
@@ -16,7 +16,7 @@ def _database(ctx: click.Context) -> str:
     load_app = getattr(ctx.find_root().obj, "load_app", None)   # flask.cli.ScriptInfo
     if load_app is not None:
         return load_app().config["DATABASE"]
-    return from_environment()["DATABASE"]
+    return setting("REGISTRY_DB")
 
 
 @click.command("scan")

@@ -83,8 +83,11 @@ class Search:
 
 
 def start(rg: str | None, roots: list[str], keys: list[str], vendored: bool) -> Search | None:
-    """A ripgrep search of roots for keys, running in the background; None without ripgrep."""
-    return Search(rg, roots, keys, vendored) if rg else None
+    """A ripgrep search of roots for keys, running in the background; None without ripgrep, or when
+    no root is a folder (pre-commit's list of staged files is read as it is)."""
+    if rg is None or not any(os.path.isdir(root) for root in roots):
+        return None
+    return Search(rg, roots, keys, vendored)
 
 
 def keep(paths: list[str], search: Search | None) -> list[str]:

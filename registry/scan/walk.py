@@ -63,17 +63,13 @@ def _rule(folder: str, spec) -> tuple[int, object]:
 def _outer_rules(top: str) -> list:
     """The .gitignore files of the folders above top, up to its git repository's root (as git and
     ripgrep apply them); none when top is not inside a repository."""
-    folders, folder = [], os.path.dirname(top)
-    if os.path.exists(os.path.join(top, ".git")):
-        return []
-    while True:
-        folders.append(folder)
-        if os.path.exists(os.path.join(folder, ".git")):
-            break
+    folders, folder = [], top
+    while not os.path.exists(os.path.join(folder, ".git")):
         parent = os.path.dirname(folder)
         if parent == folder:
             return []   # no repository above: git would apply none of them
         folder = parent
+        folders.append(folder)
     rules = []
     for f in reversed(folders):
         spec = _gitignore(f)
