@@ -106,6 +106,14 @@ def scan_section(scan: dict) -> str:
     return "\n".join(out)
 
 
+def _quartiles(paired: list | None) -> str:
+    """The first to the third quartile of an endpoint's paired ratios: how far the runs agree."""
+    if not paired or len(paired) < 2:
+        return "–"
+    q1, _, q3 = statistics.quantiles(paired, n=4)
+    return f"{q1:.2f}–{q3:.2f}"
+
+
 def table(header: list, rows: list) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -160,9 +168,9 @@ def render(res: dict) -> str:
             own = lat["stages"].get(name.removeprefix("resolve ")) if name.startswith("resolve ") \
                 else lat["endpoints"].get(name)
             rows.append([name, f"{statistics.median(r['floor']):.0f}", f"{statistics.median(r['endpoint']):.0f}",
-                         f"{r['ratio']:.2f}×", ", ".join(f"{x:.0f}" for x in r["endpoint"]),
+                         f"{r['ratio']:.2f}×", _quartiles(r.get("paired")),
                          r["bad"] or "0", f"{own['p50']:.2f} ms (+{own['p50'] - floor_p50:.2f})" if own else "–"])
-        out += [table(["endpoint", "floor req/s", "endpoint req/s", "ratio", "endpoint runs", "non-2xx / errors",
+        out += [table(["endpoint", "floor req/s", "endpoint req/s", "ratio", "paired ratios, middle half", "non-2xx / errors",
                        "in-process p50 (over the floor's)"], rows), "",
                 f"The floor answers in {floor_p50:.2f} ms in-process (p50, test client) and serves {floor_rps:.0f} "
                 f"req/s, {1000 / floor_rps:.2f} ms of the worker per request: an endpoint keeps "
