@@ -8,8 +8,10 @@ it, and the median of those ratios is reported (a slow drift of a shared machine
 rounds, ±20% here, cancels within a pair instead of landing on one side). Short runs, many of them:
 the shorter a pair, the less drift lands inside it. Measured here, the floor against a second floor
 repeated three times gave ratios 0.99-1.06 with five 3-second pairs and 0.996-1.005 with fifteen
-1-second pairs (the same load time); `resolve exact` 0.88-0.92 and 0.887-0.894. Load: wrk (installed
-with apt-get when missing and possible), else a Python keep-alive load generator.
+1-second pairs (the same load time); `resolve exact` 0.88-0.92 and 0.887-0.894. Runs tens of minutes
+apart still differ by more than that (`resolve exact` 0.85-0.92 on one afternoon): the ratio itself,
+not only the speed, moves with the machine's state. Load: wrk (installed with apt-get when missing
+and possible), else a Python keep-alive load generator.
 """
 from __future__ import annotations
 
@@ -227,5 +229,6 @@ def compare(load: Load, floor: Server, registry: Server, endpoints: dict, second
         results[name] = {"floor": floor_rps, "endpoint": endpoint_rps, "ratio": statistics.median(paired),
                          "paired": paired, "bad": bad}
         log(f"  {name:<20} floor {statistics.median(floor_rps):7.0f} req/s  endpoint "
-            f"{statistics.median(endpoint_rps):7.0f} req/s  ratio {results[name]['ratio']:.2f}" + (f"  ({bad} bad)" if bad else ""))
+            f"{statistics.median(endpoint_rps):7.0f} req/s  ratio {results[name]['ratio']:.2f}"
+            + (f"  ({bad} bad)" if bad else ""))
     return results

@@ -170,8 +170,8 @@ def render(res: dict) -> str:
             rows.append([name, f"{statistics.median(r['floor']):.0f}", f"{statistics.median(r['endpoint']):.0f}",
                          f"{r['ratio']:.2f}×", _quartiles(r.get("paired")),
                          r["bad"] or "0", f"{own['p50']:.2f} ms (+{own['p50'] - floor_p50:.2f})" if own else "–"])
-        out += [table(["endpoint", "floor req/s", "endpoint req/s", "ratio", "paired ratios, middle half", "non-2xx / errors",
-                       "in-process p50 (over the floor's)"], rows), "",
+        out += [table(["endpoint", "floor req/s", "endpoint req/s", "ratio", "paired ratios, middle half",
+                       "non-2xx / errors", "in-process p50 (over the floor's)"], rows), "",
                 f"The floor answers in {floor_p50:.2f} ms in-process (p50, test client) and serves {floor_rps:.0f} "
                 f"req/s, {1000 / floor_rps:.2f} ms of the worker per request: an endpoint keeps "
                 f"{TARGETS['ratio']:.1f}× of that only if its own work adds at most "
