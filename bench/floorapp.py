@@ -28,6 +28,11 @@ from registry.server import Server, settings  # noqa: E402
 PATH = "/api/v1/ping"
 
 
+def paths(n: int = 1000) -> list:
+    """n distinct URLs of the floor's endpoint (the load cycles through them, as it does the registry's)."""
+    return [f"{PATH}?n={i}" for i in range(n)]
+
+
 def create_floor_app(blueprint: bool = False) -> Flask:
     """A Flask app with the registry's limiter and one small JSON endpoint (in a blueprint if asked)."""
     app = Flask("floor", static_folder=None)

@@ -207,8 +207,8 @@ def compare(load: Load, floor: Server, registry: Server, endpoints: dict, second
             log=print) -> dict:
     """{endpoint: {floor: [rps...], endpoint: [rps...], ratio, non2xx}}: alternating runs, each endpoint run
     over the floor runs around it, the median of those ratios."""
-    from floorapp import PATH
-    floor_paths = [f"{PATH}?n={i}" for i in range(1000)]
+    from floorapp import paths as floor_urls
+    floor_paths = floor_urls()
     results = {}
     for name, paths in endpoints.items():
         load.run(floor.url, floor_paths, 1)          # warm-up: connections, caches, statement cache

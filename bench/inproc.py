@@ -215,7 +215,7 @@ def measure(db_path: Path, n: int, seed: int = 11, log=print, only=None) -> dict
 
 def measure_floor(n: int) -> dict:
     """The floor app's in-process latency: what any request costs before an endpoint does its work."""
-    from floorapp import PATH, create_floor_app
+    from floorapp import create_floor_app, paths as floor_paths
     import os
     saved = os.environ.get("RATELIMIT_PUBLIC")
     os.environ["RATELIMIT_PUBLIC"] = HIGH_BUDGET   # the floor reads its budget from the environment
@@ -226,7 +226,7 @@ def measure_floor(n: int) -> dict:
             os.environ.pop("RATELIMIT_PUBLIC")
         else:
             os.environ["RATELIMIT_PUBLIC"] = saved
-    paths = [f"{PATH}?n={i}" for i in range(n)]
+    paths = floor_paths(n)
     _time(client, paths[:max(20, n // 10)])
     timings, _ = _time(client, paths)
     return summary(timings)

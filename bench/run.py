@@ -40,7 +40,6 @@ import tables  # noqa: E402
 # HTTP: fifteen 1-second alternations rather than five of 3 s, in the same time (why: bench/httpload.py).
 FULL = {"sizes": [1000, 10_000, 50_000], "requests": 1000, "seconds": 1, "rounds": 15}
 QUICK = {"sizes": [1000, 5000], "requests": 200, "seconds": 1, "rounds": 2}
-HOT = tables.HOT
 
 
 def log(message: str) -> None:
@@ -112,12 +111,12 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         registry.stop()
         # What flask-limiter's per-blueprint work costs any blueprint app (informational).
         log("  (the floor's endpoint in a blueprint)")
-        from floorapp import PATH
+        import floorapp
         blueprint_floor = httpload.start_floor(log_dir, blueprint=True)
         try:
             blueprint_floor.wait_ready()
             in_blueprint = httpload.compare(load, floor, blueprint_floor,
-                                            {"floor in a blueprint": [f"{PATH}?n={i}" for i in range(1000)]},
+                                            {"floor in a blueprint": floorapp.paths()},
                                             seconds, rounds, log)["floor in a blueprint"]
         finally:
             blueprint_floor.stop()
