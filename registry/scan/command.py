@@ -49,7 +49,7 @@ def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_
             lookup = LocalLookup(_database(ctx))
         try:
             findings, files = scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
-                               ripgrep=prefilter.ripgrep())
+                                   ripgrep=prefilter.ripgrep())
         finally:
             lookup.close()
     except (RegistryUnavailable, sqlite3.Error) as exc:

@@ -8,11 +8,10 @@ import click
 from flask import current_app, g
 from flask.cli import with_appcontext
 
-from .. import db
-from ..db import connect_ro, ensure_schema, generation
+from ..db import connect_ro, ensure_schema, generation, writes_here
 
 _readers = threading.local()
-_generations: dict = {}   # db path -> (generation, monotonic time it was read, db.writes_here())
+_generations: dict = {}   # db path -> (generation, monotonic time it was read, writes_here())
 
 
 def get_db() -> sqlite3.Connection:
@@ -54,7 +53,7 @@ def request_generation() -> int:
 def _recent_generation(config) -> int:
     path = config["DATABASE"]
     now = time.monotonic()
-    writes = db.writes_here()   # before the query: a write during it makes the next request ask again
+    writes = writes_here()   # before the query: a write during it makes the next request ask again
     seen = _generations.get(path)
     if seen is None or now - seen[1] >= config["DATA_RECHECK_MS"] / 1000 or seen[2] != writes:
         # A query releases the GIL: with eight threads, each release on the cached path was a hand-off.

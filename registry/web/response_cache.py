@@ -23,9 +23,9 @@ from .negotiate import variant
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 
 
-# Headers that belong to the answer and so are kept with it: the lifecycle signals a view sets, and
-# what the pages' hook adds (registry/pages/), which then skips a CachedAnswer.
-KEPT_HEADERS = ("Deprecation", "Sunset", "Link", "Content-Security-Policy", "Vary")
+# Headers that belong to the answer and so are kept with it: the lifecycle signals a view sets, what
+# the pages' hook adds (registry/pages/), which then skips a CachedAnswer, and the ETag, hashed once.
+KEPT_HEADERS = ("Deprecation", "Sunset", "Link", "Content-Security-Policy", "Vary", "ETag")
 # What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
 # twins, /llms.txt, CSS and JS; registry/pages/), each served again with its own type.
 KEPT_TYPES = ("application/json", "application/atom+xml", "application/feed+json", "text/calendar",
@@ -106,7 +106,7 @@ def keep_rendered(cache: ResponseCache, response):
     if (response.status_code == 200 and "generation" in g and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
         response.add_etag()
-        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS + ("ETag",) if name in response.headers)
+        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
         cache.put(_key(request), g.generation, response.get_data(), kept, response.content_type)
     return response
 
