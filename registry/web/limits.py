@@ -16,6 +16,7 @@ from limits import parse_many
 
 from .auth import key_is_valid, presented_key
 from .errors import error_response
+from . import limit_scopes
 from .limit_storage import OutageLog, is_storage_error, storage_options
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,7 @@ def init_app(app) -> Limiter:
                                         app.config.get("RATELIMIT_STORAGE_TIMEOUT_MS") or 250),
     )
     limiter.logger = OutageLog(limiter.logger)   # one warning per outage
+    limit_scopes.install(limiter)
     limiter.init_app(app)
     app.extensions["registry_limiter"] = limiter
     app.register_error_handler(RateLimitExceeded, handle_rate_limited)
