@@ -153,6 +153,8 @@ def test_body_on_a_post_is_ignored_not_parsed(app):
     ("/api/v1/search?q=claude&provider=%e2%82", "provider"),
     ("/api/v1/models?family=%ff&page=1", "family"),
     ("/api/v1/resolve?q=a+%c0%af", "q"),
+    ("/api/v1/search?q=%c3&limit=%a9", "q"),            # one character's bytes split by a separator
+    ("/api/v1/search?q=%c3%a9&provider=x%26%a9", "provider"),
 ])
 def test_percent_escaped_invalid_utf8_names_the_parameter(client, url, parameter):
     response = client.get(url)
@@ -164,6 +166,7 @@ def test_percent_escaped_invalid_utf8_names_the_parameter(client, url, parameter
     "/api/v1/search?q=%c3%a9t%c3%a9",          # été: valid UTF-8 escapes still work
     "/api/v1/resolve?q=gpt%2D4o",
     "/api/v1/search?q=100%25",
+    "/api/v1/search?q=%c3%a9&provider=%e2%82%ac%26",   # an escaped separator inside a valid value
 ])
 def test_valid_percent_escapes_are_still_text(client, url):
     assert client.get(url).status_code in (200, 404)

@@ -18,6 +18,11 @@ def reject_undecodable_query() -> None:
         raise bad_request("The query string is not valid UTF-8; percent-encode it.") from None
     if "%" not in query:
         return
+    try:   # the whole string at once: its separators are ASCII, so it decodes exactly when every part does
+        unquote_to_bytes(query).decode("utf-8")
+        return
+    except UnicodeDecodeError:
+        pass   # name the part that does not
     for pair in query.split("&"):
         name, _, value = pair.partition("=")
         try:
