@@ -8,8 +8,8 @@ as a ratio to this app's, measured alternately in the same run.
     python bench/floorapp.py      # serves on $HOST:$PORT like `registry serve`
 
 FLOOR_BLUEPRINT=1 serves the endpoint from a blueprint, as the registry serves every route: `make bench`
-reports that floor against this one, to show what flask-limiter's per-blueprint work costs any
-blueprint app (informational; the targets are against the floor without one).
+reports that floor against this one, to show what serving from a blueprint costs (informational; the
+targets are against the floor without one).
 """
 import os
 import sys

@@ -109,7 +109,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         results = httpload.compare(load, floor, registry, endpoints, seconds, rounds, log)
         memory, floor_memory = registry.memory(), floor.memory()
         registry.stop()
-        # What flask-limiter's per-blueprint work costs any blueprint app (informational).
+        # What serving from a blueprint costs, as the registry serves every route (informational).
         log("  (the floor's endpoint in a blueprint)")
         import floorapp
         blueprint_floor = httpload.start_floor(log_dir, blueprint=True)

@@ -181,9 +181,11 @@ def render(res: dict) -> str:
             bp = http["in_blueprint"]
             out += [f"The floor's one endpoint served from a blueprint, as the registry serves every route, keeps "
                     f"{bp['ratio']:.2f}× of the floor's throughput ({statistics.median(bp['endpoint']):.0f} vs "
-                    f"{statistics.median(bp['floor']):.0f} req/s): flask-limiter's per-blueprint work (its "
-                    "exemption and blueprint-limit lookups on every request), which any blueprint app pays. "
-                    "Informational; the targets above are against the floor without a blueprint.", ""]
+                    f"{statistics.median(bp['floor']):.0f} req/s): what a blueprint costs per request. flask-limiter "
+                    "looks up a blueprint's exemptions and limits on every request; the registry's limiter "
+                    "answers those lookups once per route (registry/web/limit_scopes.py), and so does the "
+                    "floor's, which is built by the same code. Informational; the targets above are against "
+                    "the floor without a blueprint.", ""]
         if http.get("uncached"):
             out += ["The same with the response cache off (`REGISTRY_RESPONSE_CACHE_BYTES=0`: every request "
                     "computed from the database; the targets above are measured as shipped, cache on):", "",
