@@ -63,6 +63,16 @@ def test_query_string_is_part_of_the_key(client):
     assert len(a["models"]) == 1 and len(b["models"]) == 2
 
 
+@pytest.mark.parametrize("kept,asked", [
+    ("/api/v1/resolve?q=claude-sonnet-4-20250514", "/api/v1/resolve?q=claude-sonnet-4-20250514%ff"),
+    ("/api/v1/search?q=%c3%a9", "/api/v1/search?q=%c3"),
+])
+def test_a_kept_answer_never_answers_an_undecodable_query(client, kept, asked):
+    # The query check runs after the cache lookup (web.install): only a query that passed it is kept.
+    assert client.get(kept).status_code == 200 and client.get(kept).status_code == 200
+    assert client.get(asked).status_code == 400
+
+
 def test_zero_bytes_turns_it_off(app, counted):
     off = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "RESPONSE_CACHE_BYTES": 0})
     client = off.test_client()

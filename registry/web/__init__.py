@@ -16,7 +16,7 @@ def install(app) -> None:
     # The limiter's before_request runs first, so even requests that the others refuse are counted;
     # its after_request (the X-RateLimit-* headers) is registered first and so runs last, on every answer.
     limits.init_app(app)
-    # Undecodable query strings are refused before any view or cache lookup reads request.args.
+    # An error the worker's HTTP parser met answers now, whatever the path (a cached one included).
     hardening.init_app(app)
     # Statuses true on the day they are read: recomputed on a new UTC day before anything reads them
     # (and before the response cache, which then sees the new data generation).
@@ -25,6 +25,9 @@ def install(app) -> None:
     http_cache.init_app(app)
     # After the limiter (a cached answer still counts against the budget), before the views.
     response_cache.init_app(app)
+    # Undecodable query strings are refused before any view reads request.args. A cached answer
+    # skips this: its raw query string is part of its key and passed this check when it was kept.
+    hardening.init_query_check(app)
 
 
 def install_documents(app) -> None:

@@ -47,9 +47,13 @@ def no_sniffing(response):
 
 
 def init_app(app) -> None:
-    """Register the checks; routing is exact (no merged slashes: /api/v1//models is a 404, not a redirect)."""
+    """Register the transport-error check and nosniff; routing is exact (/api/v1//models is a 404)."""
     app.url_map.merge_slashes = False
     # An error the HTTP parser found (registry/worker.py) answers here, after the limiter counted it.
     app.before_request(answer_transport_error)
-    app.before_request(reject_undecodable_query)
     app.after_request(no_sniffing)
+
+
+def init_query_check(app) -> None:
+    """Register the query-string check (web.install places it after the response cache)."""
+    app.before_request(reject_undecodable_query)
