@@ -10,7 +10,9 @@ the shorter a pair, the less drift lands inside it. Measured here, the floor aga
 repeated three times gave ratios 0.99-1.06 with five 3-second pairs and 0.996-1.005 with fifteen
 1-second pairs (the same load time); `resolve exact` 0.88-0.92 and 0.887-0.894. Runs tens of minutes
 apart still differ by more than that (`resolve exact` 0.85-0.92 on one afternoon): the ratio itself,
-not only the speed, moves with the machine's state. Load: wrk (installed with apt-get when missing
+not only the speed, moves with the machine's state, and on a busy evening the floor against itself
+in a blueprint read 0.95-1.03 in fifteen-pair runs: the hot JSON endpoints, whose target of 0.9x
+sits closest, get twice the pairs (bench/run.py HOT_ROUNDS). Load: wrk (installed with apt-get when missing
 and possible), else a Python keep-alive load generator.
 """
 from __future__ import annotations
