@@ -110,9 +110,9 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         if status not in (200, 404):
             raise SystemExit(f"resolve answered {status}")
         hot = {name: items for name, items in endpoints.items() if name in tables.HOT}
+        rest = {name: items for name, items in endpoints.items() if name not in hot}
         results = {**httpload.compare(load, floor, registry, hot, seconds, rounds * HOT_ROUNDS, log),
-                   **httpload.compare(load, floor, registry, {name: items for name, items in endpoints.items()
-                                                              if name not in hot}, seconds, rounds, log)}
+                   **httpload.compare(load, floor, registry, rest, seconds, rounds, log)}
         memory, floor_memory = registry.memory(), floor.memory()
         registry.stop()
         # What serving from a blueprint costs, as the registry serves every route (informational).
@@ -154,7 +154,7 @@ def main() -> int:
     ap.add_argument("--requests", type=int, help="timed requests per endpoint and size (in-process)")
     ap.add_argument("--seconds", type=int, help="length of each HTTP load run (whole seconds: wrk)")
     ap.add_argument("--rounds", type=int,
-                    help="floor/endpoint alternations per endpoint (twice that for the hot JSON endpoints)")
+                    help=f"floor/endpoint alternations per endpoint ({HOT_ROUNDS}× that for the hot JSON endpoints)")
     ap.add_argument("--load", choices=("auto", "wrk", "python"), default="auto",
                     help="load generator: wrk (installed with apt-get when missing), or the Python fallback")
     ap.add_argument("--skip-http", action="store_true")

@@ -158,7 +158,7 @@ def render(res: dict) -> str:
                 f"`registry serve` (the shipped gunicorn settings: {http['settings']}) against the floor app "
                 "(bench/floorapp.py: Flask + the same limiter budgets and X-RateLimit headers, one JSON endpoint, "
                 f"same gunicorn settings); {http['load']}, alternating floor / endpoint, {http['rounds']} × "
-                f"{http['seconds']:g} s each ({http.get('hot_rounds', http['rounds'])} × for the hot JSON endpoints, "
+                f"{http['seconds']:g} s each ({http['hot_rounds']} × for the hot JSON endpoints, "
                 f"held to {TARGETS['hot_ratio']}×), with one more floor run at the end; the ratio is the median "
                 "over the endpoint runs of each run's throughput over the mean of the floor runs just before and "
                 "after it.", ""]
