@@ -22,7 +22,10 @@ CREATE TABLE IF NOT EXISTS families (
     position        INTEGER NOT NULL DEFAULT 0,   -- order in the curation file
     is_uncategorized INTEGER NOT NULL DEFAULT 0,  -- made by ingestion for ids no glob matched
     created_at      TEXT NOT NULL,
-    updated_at      TEXT NOT NULL
+    updated_at      TEXT NOT NULL,
+    -- The line the provider names as this one's successor (curation, with its source): where an
+    -- upgrade goes when this line has no working fit (docs/lifecycle.md#the-upgrade).
+    successor_id    INTEGER REFERENCES families(id) ON DELETE SET NULL
 );
 CREATE INDEX IF NOT EXISTS families_provider ON families(provider_id);
 
@@ -89,6 +92,24 @@ CREATE TABLE IF NOT EXISTS aliases (
     normalized  TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);
+
+-- Lifecycle per platform (registry/lifecycle.py, docs/lifecycle.md): for each model, the provider's
+-- own API (official: the model's own fields) and every other platform serving its ids (Bedrock,
+-- Vertex AI, the gateway, the hub for open weights), with the status today, the days, the
+-- replacement that platform names and the upgrade the rules decide there. Derived from models and
+-- facts after every run and on each new UTC day; an identifier's answers read its platform's row.
+CREATE TABLE IF NOT EXISTS platform_lifecycles (
+    model_id          INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    platform          TEXT NOT NULL CHECK (platform IN ('official', 'cloud-a', 'cloud-b', 'gateway', 'hub')),
+    status            TEXT NOT NULL CHECK (status IN ('active', 'latest', 'deprecated', 'sunset')),
+    deprecation_date  TEXT,
+    sunset_date       TEXT,
+    successor_id      INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    upgrade_id        INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    sources           TEXT,                         -- JSON {field: source}: whose fact each value is
+    PRIMARY KEY (model_id, platform)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS platform_lifecycles_upgrade ON platform_lifecycles(upgrade_id);
 
 CREATE TABLE IF NOT EXISTS ingestion_runs (
     id              INTEGER PRIMARY KEY,

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 MODEL_TYPES = ("chat", "embedding", "image", "audio_generation", "speech_to_text", "realtime",
                "moderation", "video_generation", "search", "code", "unknown")
 STATUSES = ("active", "latest", "deprecated", "sunset")
+# Where an identifier is served: an alias source's platform, and the hub for open weights
+# (docs/lifecycle.md#platforms). "official" is the provider's own API, the model's own lifecycle.
+ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
+PLATFORMS = ALIAS_SOURCES + ("hub",)
 
 
 @dataclass(frozen=True)
@@ -42,8 +46,10 @@ FIELDS = (
     Field("status", "status", "signal"),
     # A provider's "not sooner than" retirement date: not a shutdown day (docs/api-decisions.md#lifecycle).
     Field("earliest_sunset_date", "date", "metadata"),
-    # A cloud's own schedule for its id of the model, by alias source (cloud-a: {sunset_date: ...}).
+    # A platform's own schedule for its ids of the model, by platform (cloud-a: {sunset_date: ...}).
     Field("platforms", "platforms", "metadata"),
+    # A floating id (gpt-4o, *-latest): the dated snapshot it points at (docs/lifecycle.md#floating-ids).
+    Field("points_to", "model_slug", "metadata"),
 )
 BY_NAME = {f.name: f for f in FIELDS}
 

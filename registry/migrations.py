@@ -88,6 +88,23 @@ CREATE TABLE IF NOT EXISTS webhook_attempts (
 CREATE INDEX IF NOT EXISTS webhook_attempts_delivery ON webhook_attempts(delivery_id);
 """
 
+_PLATFORMS_V9 = """
+ALTER TABLE families ADD COLUMN successor_id INTEGER REFERENCES families(id) ON DELETE SET NULL;
+CREATE TABLE IF NOT EXISTS platform_lifecycles (
+    model_id          INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    platform          TEXT NOT NULL CHECK (platform IN ('official', 'cloud-a', 'cloud-b', 'gateway', 'hub')),
+    status            TEXT NOT NULL CHECK (status IN ('active', 'latest', 'deprecated', 'sunset')),
+    deprecation_date  TEXT,
+    sunset_date       TEXT,
+    successor_id      INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    upgrade_id        INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    sources           TEXT,
+    PRIMARY KEY (model_id, platform)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS platform_lifecycles_upgrade ON platform_lifecycles(upgrade_id);
+DELETE FROM registry_state WHERE key = 'status_day';
+"""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -113,6 +130,8 @@ STEPS = [
     Step(7, "webhooks: endpoints, deliveries and their attempts", _WEBHOOKS_V7),
     Step(8, "index models by status and release (a status's models newest first, without a sort)",
          "CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);"),
+    # The table is derived data: the next run (or the first request of a day) fills it.
+    Step(9, "lifecycle per platform, and the successor line of a family", _PLATFORMS_V9),
 ]
 
 

@@ -39,6 +39,13 @@ BAD_FIELDS = [
     ("aliases: {official: [' x']}", "without surrounding spaces"),
     ("aliases: {official: [Llama-3.1-70B-Instruct]}", "is claimed by"),
     ("successor: llama-3.1-8b-instruct", "names itself as successor"),
+    ("points_to: llama-3.1-8b-instruct", "points to itself"),
+    ("points_to: Not A Slug", "points_to must be a model slug"),
+    ("platforms: {official: {sunset_date: 2026-01-01}}", "names 'official', which is not a platform"),
+    ("platforms: {cloud-a: {shutdown: 2026-01-01}}", "cloud-a: must hold some of"),
+    ("platforms: {cloud-a: {sunset_date: 2026-13-01}}", "cloud-a.sunset_date is not a real date"),
+    ("platforms: {hub: {status: latest}}", "hub.status must be one of deprecated, sunset"),
+    ("platforms: {cloud-b: {successor: Not A Slug}}", "cloud-b.successor must be a model slug"),
 ]
 
 
@@ -71,6 +78,10 @@ def test_invalid_model_fields_are_reported_with_file_and_line(curation_dir, fiel
      "is curated at anthropic.yaml"),
     ("corrections.yaml", "models:\n  some-model:\n    family: no-such-family\n",
      "family 'no-such-family' is not a curated family"),
+    ("meta.yaml", "provider: meta\nfamilies:\n  - slug: f\n    name: F\n    successor: no-such-family\n",
+     "meta.yaml:5: family 'f': successor family 'no-such-family' is not a curated family"),
+    ("meta.yaml", "provider: meta\nfamilies:\n  - slug: f\n    name: F\n    successor: f\n",
+     "family 'f': successor must name another family's slug"),
 ])
 def test_invalid_files_are_reported(curation_dir, name, text, message):
     write(curation_dir, name, text)

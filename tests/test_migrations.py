@@ -10,6 +10,7 @@ import pytest
 
 from helpers import DATA, build_db
 from registry import create_app, db, migrations
+from registry.curation import apply
 from registry.curation.apply import apply_curation
 from registry.curation.reader import read_curation
 from registry.db import connect_rw, init_db, schema_sql, transaction
@@ -24,7 +25,7 @@ from registry.merge.recompute import recompute
 from registry.migrations import MigrationError, Step
 
 SEEDS = DATA.parent.parent / "seeds"
-NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts")   # made by steps after version 1
+NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts", "platform_lifecycles")   # made by steps after version 1
 DERIVED = re.compile(r"^search_")    # rebuilt by the migration, compared as search results instead
 QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("search", "llama 3.1 8b"),
            ("search", "cla"), ("search", "us.anthropic.claude-3-5-sonnet-20241022-v2:0"),
@@ -42,7 +43,9 @@ def build_v1_db(path, curation_dir, stamp=None):
         cur = read_curation(curation_dir)
         assert not cur.errors
         # The first release kept no change history (schema step 6 added it).
-        with mock.patch.object(changes, "recording", lambda *args: contextlib.nullcontext()):
+        # Nor successor lines of families (step 9).
+        with mock.patch.object(changes, "recording", lambda *args: contextlib.nullcontext()), \
+                mock.patch.object(apply, "_link_family_successors", lambda *args: None):
             apply_curation(conn, cur)
     finally:
         conn.close()

@@ -28,9 +28,13 @@ def check_against_db(conn, cur: Curation) -> list:
         if slug not in corrected_unknown:
             errors.append(f"{where}: correction for '{slug}', which no automated source knows")
     successors = {slug: f.get("successor") for slug, f in cur.facts.items() if f.get("successor")}
-    for slug, successor in sorted(successors.items()):
-        if successor not in known:
-            errors.append(f"{_where(cur, slug)}: model '{slug}': successor '{successor}' does not exist")
+    for slug, facts in sorted(cur.facts.items()):
+        named = [("successor", facts.get("successor")), ("points_to", facts.get("points_to"))]
+        named += [(f"platforms.{p}.successor", entry.get("successor"))
+                  for p, entry in sorted((facts.get("platforms") or {}).items())]
+        for what, target in named:
+            if target is not None and target not in known:
+                errors.append(f"{_where(cur, slug)}: model '{slug}': {what} '{target}' does not exist")
     for slug in sorted(successors):
         seen, current = [slug], successors.get(slug)
         while current in successors and current not in seen:
@@ -69,6 +73,19 @@ def _write_providers_and_families(conn, cur: Curation) -> None:
             " excluded.provider_id, excluded.description, excluded.is_open_source, excluded.match_globs,"
             " excluded.position, 0)",
             {**f, "open": int(f["is_open_source"]), "globs": json.dumps(f["match"]), "stamp": stamp})
+    _link_family_successors(conn, cur, stamp)
+
+
+def _link_family_successors(conn, cur: Curation, stamp: str) -> None:
+    """Point each curated family at the successor line it names, once every family exists
+    (docs/lifecycle.md#the-upgrade)."""
+    successors = {f["slug"]: f["successor"] for f in cur.families}
+    for row in conn.execute("SELECT f.slug, f.successor_id, s.slug AS successor FROM families f"
+                            " LEFT JOIN families s ON s.id = f.successor_id WHERE f.is_uncategorized = 0").fetchall():
+        wanted = successors.get(row["slug"])
+        if wanted != row["successor"]:
+            conn.execute("UPDATE families SET successor_id = (SELECT id FROM families WHERE slug = ?),"
+                         " updated_at = ? WHERE slug = ?", (wanted, stamp, row["slug"]))
 
 
 def _write_facts(conn, cur: Curation) -> None:

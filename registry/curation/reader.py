@@ -5,7 +5,7 @@ from pathlib import Path
 import yaml
 
 from .rules import (ALIAS_SOURCES, CORRECTION_KEYS, FAMILY_KEYS, MODEL_FIELDS, MODEL_KEYS,
-                              PROVIDER_KEYS, SLUG_RE, _model_slug, check_field)
+                    PROVIDER_KEYS, SLUG_RE, _family_slug, _model_slug, check_field)
 from .yamlload import LineDict, LineList, load_yaml
 
 SOURCE = "curation"
@@ -22,6 +22,7 @@ class Curation:
     corrections: dict = field(default_factory=dict)     # model slug -> file:line, to check existence
     where: dict = field(default_factory=dict)           # curated model slug -> file:line
     field_lines: dict = field(default_factory=dict)     # (model slug, field) -> (file name, line)
+    family_lines: dict = field(default_factory=dict)    # family slug -> (file name, line) of its successor
     errors: list = field(default_factory=list)          # "file:line: message"
 
 
@@ -33,6 +34,7 @@ class _Reader:
         self.out = Curation()
         self.alias_owner = {}       # alias -> (model slug, where)
         self.model_where = {}       # model slug -> where first defined
+        self.family_successor_lines = {}   # family slug -> (file, line) of its successor
 
     def error(self, fname: str, line: int, message: str) -> None:
         self.out.errors.append(f"{fname}:{line}: {message}")
@@ -169,13 +171,20 @@ class _Reader:
         description = fam.get("description")
         if description is not None and not isinstance(description, str):
             self.error(fname, fam.line_of("description"), f"family '{slug}': description must be text")
+        successor = fam.get("successor")
+        if successor is not None and (_family_slug(successor) or successor == slug):
+            self.error(fname, fam.line_of("successor"), f"family '{slug}': successor must name another family's slug")
+            successor = None
+        elif successor is not None:
+            self.family_successor_lines[slug] = (fname, fam.line_of("successor"))
         match = fam.get("match") or []
         if not isinstance(match, list) or not all(isinstance(g, str) and g for g in match):
             self.error(fname, fam.line_of("match"), f"family '{slug}': match must be a list of globs")
             match = []
         self.out.families.append({"slug": slug, "name": fam.get("name"), "provider": provider,
                                   "description": description, "is_open_source": fam.get("is_open_source") is True,
-                                  "match": list(match), "position": position})
+                                  "match": list(match), "position": position,
+                                  "successor": successor})
         models = fam.get("models") or []
         if not isinstance(models, LineList):
             self.error(fname, fam.line_of("models"), f"family '{slug}': models must be a list")
@@ -265,3 +274,10 @@ def _check_references(reader: _Reader, family_where: dict) -> None:
             reader.error(fname, int(line), f"model '{slug}': family '{family}' is not a curated family")
         if facts.get("successor") == slug:
             reader.error(fname, int(line), f"model '{slug}' names itself as successor")
+        if facts.get("points_to") == slug:
+            reader.error(fname, int(line), f"model '{slug}' points to itself")
+    for family, (fname, line) in reader.family_successor_lines.items():
+        successor = next(f["successor"] for f in out.families if f["slug"] == family)
+        if successor not in family_where:
+            reader.error(fname, line, f"family '{family}': successor family '{successor}' is not a curated family")
+    out.family_lines = dict(reader.family_successor_lines)

@@ -2,14 +2,13 @@
 import datetime as dt
 import re
 
-from ..fields import BY_NAME, CURATED, MODEL_TYPES, STATUSES
+from ..fields import ALIAS_SOURCES, BY_NAME, CURATED, MODEL_TYPES, PLATFORMS, STATUSES
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
-ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
 
 PROVIDER_KEYS = {"slug", "name", "website_url", "api_models_url"}
-FAMILY_KEYS = {"slug", "name", "description", "is_open_source", "match", "models"}
+FAMILY_KEYS = {"slug", "name", "description", "is_open_source", "match", "successor", "models"}
 # Model fields a curation entry (or a correction) may set; each becomes a fact of source curation.
 MODEL_FIELDS = CURATED
 MODEL_KEYS = {"slug", "aliases", *MODEL_FIELDS} - {"family"}
@@ -64,18 +63,26 @@ def _version(value):
     return None if isinstance(value, str) else 'must be a string (quote it: "20241022")'
 
 
+# What a platform's own schedule may state (docs/lifecycle.md#platforms): its days, the replacement it
+# names (a model slug), and a status only where no day says it (a platform listing an id as retired).
+PLATFORM_KEYS = {"deprecation_date": _date, "sunset_date": _date, "successor": _model_slug,
+                 "status": _one_of(("deprecated", "sunset"))}
+SCHEDULED_PLATFORMS = PLATFORMS[1:]   # the provider's own API is the model's own fields
+
+
 def _platforms(value):
     if not isinstance(value, dict) or not value:
-        return "must map an alias source (cloud-a, cloud-b, ...) to {deprecation_date, sunset_date}"
-    for source, entry in value.items():
-        if source not in ALIAS_SOURCES or source == "official":
-            return f"names '{source}', which is not a platform's alias source ({', '.join(ALIAS_SOURCES[1:])})"
-        if not isinstance(entry, dict) or not entry or set(entry) - {"deprecation_date", "sunset_date"}:
-            return f"{source}: must hold deprecation_date and/or sunset_date"
-        for key, day in entry.items():
-            problem = _date(day)
+        return f"must map a platform ({', '.join(SCHEDULED_PLATFORMS)}) to its own schedule"
+    for platform, entry in value.items():
+        if platform not in SCHEDULED_PLATFORMS:
+            return (f"names '{platform}', which is not a platform with a schedule of its own"
+                    f" ({', '.join(SCHEDULED_PLATFORMS)}; the provider's API is the model's own fields)")
+        if not isinstance(entry, dict) or not entry or set(entry) - set(PLATFORM_KEYS):
+            return f"{platform}: must hold some of {', '.join(sorted(PLATFORM_KEYS))}"
+        for key, item in entry.items():
+            problem = PLATFORM_KEYS[key](item)
             if problem:
-                return f"{source}.{key} {problem}"
+                return f"{platform}.{key} {problem}"
     return None
 
 
