@@ -8,10 +8,11 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from .curation.apply import CurationMismatch, apply_locked
-from .curation.audit import audit, render
+from .audit import audit, render
 from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
+from .merge import lifecycle as lifecycle_store
 from .merge.priority import AUTOMATED_SOURCES
 from .merge.runs import describe
 from .notify import store
@@ -178,12 +179,23 @@ def serve_command():
 @click.command("audit")
 @with_appcontext
 def audit_command():
-    """List unsound upgrades by rule, working models without model_type and unsourced lifecycle values.
+    """Check the registry's invariants (docs/lifecycle.md#the-audit): every retiring model with a working fit
+    has an upgrade, every upgrade final, latest the newest working release, open weights never sunset on
+    the hub, upgrades in the caller's format, no bare word resolving, one upgrade whatever the id, sources
+    in their lanes, every lifecycle value sourced.
 
     Exits 1 when anything is listed, so CI can hold the registry to it.
     """
     path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
     cur = read_curation(directory)
+    try:   # the lifecycles of today, as the first request of the day would decide them
+        conn = connect_rw(path)
+        try:
+            lifecycle_store.refresh_if_stale(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:   # a read-only copy: audit what its writer decided
+        click.echo(f"Lifecycles not brought up to today ({exc}); auditing them as stored.", err=True)
     conn = connect_ro(path)
     try:
         findings = audit(conn, cur, directory)

@@ -10,6 +10,9 @@ STATUSES = ("active", "latest", "deprecated", "sunset")
 # (docs/lifecycle.md#platforms). "official" is the provider's own API, the model's own lifecycle.
 ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
 PLATFORMS = ALIAS_SOURCES + ("hub",)
+# Each platform as a person knows it (pages, the platform_lifecycle answers); in PLATFORMS order.
+PLATFORM_NAMES = {"official": "Provider API", "cloud-a": "Amazon Bedrock", "cloud-b": "Google Vertex AI",
+                  "gateway": "OpenRouter", "hub": "Hugging Face Hub"}
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS platform_lifecycles (
     sunset_date       TEXT,
     successor_id      INTEGER REFERENCES models(id) ON DELETE SET NULL,
     upgrade_id        INTEGER REFERENCES models(id) ON DELETE SET NULL,
+    own_schedule      INTEGER NOT NULL DEFAULT 0,   -- 1: the days are the platform's own, not the model's
     sources           TEXT,
     PRIMARY KEY (model_id, platform)
 ) WITHOUT ROWID;

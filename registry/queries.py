@@ -1,7 +1,7 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .fields import COLUMNS, LIST_DATES_AND_SIZES
+from .fields import COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -189,15 +189,61 @@ def model_detail(db, row) -> dict:
     """The single-model response for a model's full row."""
     model = model_summary(row)
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    metadata = json.loads(row["metadata"]) if row["metadata"] else None
+    target = model_row(db, slug=metadata.get("points_to")) if metadata and metadata.get("points_to") else None
     model.update({
         "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
         "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]}
                     for a in model_aliases(db, row["id"])],
-        "metadata": json.loads(row["metadata"]) if row["metadata"] else None,
+        "metadata": metadata,
         "created_at": row["created_at"], "updated_at": row["updated_at"],
+        "points_to": _pointer(target, metadata),
+        "platforms": [platform_dict(r) for r in platform_lifecycles(db, row["id"])],
     })
     return model
+
+
+def _pointer(target, metadata) -> dict | None:
+    """A floating id's target: {slug, display_name, status, source}, or None."""
+    if target is None:
+        return None
+    return {"slug": target["slug"], "display_name": target["display_name"], "status": target["status"],
+            "source": (metadata.get("provenance") or {}).get("points_to")}
+
+
+_PLATFORM_SELECT = """
+SELECT l.*, s.slug AS successor_slug, s.display_name AS successor_name,
+       u.slug AS upgrade_slug, u.display_name AS upgrade_name, u.status AS upgrade_status
+FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN models u ON u.id = l.upgrade_id
+"""
+
+
+def platform_lifecycle(db, model_id: int, platform: str):
+    """A model's lifecycle row on one platform (registry/lifecycle/platforms.py), or None."""
+    return db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
+
+
+def platform_lifecycles(db, model_id: int) -> list:
+    """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
+    rows = db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
+    return sorted(rows, key=lambda r: PLATFORMS.index(r["platform"]))
+
+
+def platform_dict(row) -> dict:
+    """A platform lifecycle object (docs/lifecycle.md#platforms): where, status, days, the platform's named
+    replacement, the upgrade decided there, whether the days are the platform's own, and their sources."""
+    sources = json.loads(row["sources"]) if row["sources"] else {}
+    return {
+        "platform": row["platform"], "name": PLATFORM_NAMES[row["platform"]], "status": row["status"],
+        "deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"],
+        "successor": {"slug": row["successor_slug"], "display_name": row["successor_name"]}
+        if row["successor_slug"] else None,
+        "upgrade": {"slug": row["upgrade_slug"], "display_name": row["upgrade_name"], "status": row["upgrade_status"]}
+        if row["upgrade_slug"] else None,
+        "own_schedule": bool(row["own_schedule"]),
+        "sources": sources,
+    }
 
 
 def family_latest(db, family_id: int):

@@ -48,9 +48,16 @@ def shutdowns_between(db, first: str, last: str, provider: str | None = None) ->
     return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()
 
 
-def dated_models(db, filters: dict) -> list:
-    """Full rows of models with a deprecation or shutdown day, filtered by models (slugs), provider, family."""
-    where, args = ["(m.deprecation_date IS NOT NULL OR m.sunset_date IS NOT NULL)"], []
+def dated_models(db, filters: dict, platform_days: bool = False) -> list:
+    """Full rows of models with a deprecation or shutdown day, filtered by models (slugs), provider, family.
+
+    platform_days: also models whose days are only a platform's own (a watched cloud id's schedule).
+    """
+    dated = "(m.deprecation_date IS NOT NULL OR m.sunset_date IS NOT NULL)"
+    if platform_days:
+        dated = (f"({dated} OR EXISTS (SELECT 1 FROM platform_lifecycles l WHERE l.model_id = m.id"
+                 " AND (l.deprecation_date IS NOT NULL OR l.sunset_date IS NOT NULL)))")
+    where, args = [dated], []
     if filters.get("models"):
         where.append("m.slug IN (SELECT value FROM json_each(?))")
         args.append(json.dumps(sorted(filters["models"])))

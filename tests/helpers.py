@@ -37,6 +37,17 @@ def build_db(path, curation_dir) -> None:
         conn.close()
 
 
+def rewrite(conn, sql: str, *args) -> None:
+    """Change the registry's rows in place, then decide the lifecycles again and bump the data
+    generation, as a run does after it writes (registry/merge/lifecycle.py)."""
+    from registry.db import bump_generation, transaction
+    from registry.merge import lifecycle
+    with transaction(conn):
+        conn.execute(sql, args)
+        lifecycle.recompute(conn)
+        bump_generation(conn)
+
+
 def load_script(name: str):
     """Import scripts/<name>.py as a module (the evaluation scripts the tests hold to their figures)."""
     sys.path.insert(0, str(ROOT / "scripts"))

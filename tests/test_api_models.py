@@ -1,7 +1,6 @@
 import pytest
 
-from helpers import assert_error
-from registry.db import transaction
+from helpers import assert_error, rewrite
 
 ALL_BY_RELEASE = [
     "claude-sonnet-4-5-20250929", "claude-sonnet-4-20250514", "claude-3-5-sonnet-20241022",
@@ -113,16 +112,14 @@ def test_upgrade(client, slug, upgrade, is_latest):
 
 
 def test_upgrade_survives_a_successor_cycle(client, rw):
-    with transaction(rw):
-        rw.execute("UPDATE models SET successor_id = (SELECT id FROM models WHERE slug = 'claude-3-sonnet-20240229')"
-                   " WHERE slug = 'claude-sonnet-4-20250514'")
+    rewrite(rw, "UPDATE models SET successor_id = (SELECT id FROM models WHERE slug = 'claude-3-sonnet-20240229')"
+                " WHERE slug = 'claude-sonnet-4-20250514'")
     body = client.get("/api/v1/models/claude-3-sonnet-20240229/upgrade").get_json()
     assert body["upgrade"]["slug"] == "claude-sonnet-4-5-20250929"
 
 
 def test_upgrade_skips_sunset_models_on_the_path(client, rw):
-    with transaction(rw):
-        rw.execute("UPDATE models SET status = 'sunset' WHERE slug = 'claude-sonnet-4-5-20250929'")
+    rewrite(rw, "UPDATE models SET sunset_date = '2025-01-01' WHERE slug = 'claude-sonnet-4-5-20250929'")
     body = client.get("/api/v1/models/claude-3-sonnet-20240229/upgrade").get_json()
     assert body["upgrade"]["slug"] == "claude-sonnet-4-20250514"
 

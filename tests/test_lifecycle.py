@@ -1,5 +1,6 @@
 import pytest
 
+from registry import lifecycle as rules
 from registry.merge import lifecycle
 from registry.db import transaction
 
@@ -28,7 +29,7 @@ STATUSES = [
     ({"sunset_date": None, "deprecation_date": None}, {}, None),
 ])
 def test_derive(model, flags, expected):
-    assert lifecycle.derive(model, flags, "2026-11-22") == expected
+    assert rules.derive(model, flags, "2026-11-22") == expected
 
 
 @pytest.mark.parametrize("slug,status", STATUSES)

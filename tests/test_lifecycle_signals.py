@@ -46,7 +46,9 @@ def test_lifecycle_headers(model, upgrade, expected):
     ({"official": {"sunset_date": "2027-03-30"}}, "not a platform"),
     ({"azure": {"sunset_date": "2027-03-30"}}, "not a platform"),
     ({"cloud-a": {"sunset_date": "2027-03"}}, "ISO date"),
-    ({"cloud-a": {"shutdown": "2027-03-30"}}, "deprecation_date and/or sunset_date"),
+    ({"cloud-a": {"shutdown": "2027-03-30"}}, "must hold some of deprecation_date, status, successor, sunset_date"),
+    ({"hub": {"status": "sunset"}}, None),
+    ({"cloud-a": {"successor": "claude-sonnet-4-6", "sunset_date": "2027-03-30"}}, None),
     ({}, "must map"),
 ])
 def test_curated_platform_schedules(value, problem):
@@ -55,16 +57,19 @@ def test_curated_platform_schedules(value, problem):
     assert (got is None) if problem is None else (problem in got)
 
 
-@pytest.mark.parametrize("entry, on, status", [
-    ({"sunset_date": "2027-03-30"}, "2026-11-22", "deprecated"),     # a shutdown scheduled on that cloud
-    ({"sunset_date": "2026-07-30", "deprecation_date": "2026-01-30"}, "2026-11-22", "sunset"),
-    ({"deprecation_date": "2027-01-01"}, "2026-11-22", None),       # nothing yet: the id works there
+@pytest.mark.parametrize("entry, own, status", [
+    ({"sunset_date": "2027-03-30"}, "latest", "deprecated"),     # a shutdown scheduled on that cloud
+    ({"sunset_date": "2026-07-30", "deprecation_date": "2026-01-30"}, "latest", "sunset"),
+    ({"deprecation_date": "2027-01-01"}, "latest", "latest"),   # nothing yet: the model's own working status
+    ({"deprecation_date": "2027-01-01"}, "sunset", "active"),   # the provider's API retired it; the cloud serves it
+    ({"status": "sunset"}, "latest", "sunset"),                 # the cloud lists it retired without a day
+    (None, "deprecated", "deprecated"),                         # no schedule of its own: the model's own
 ])
-def test_a_clouds_schedule_gives_its_own_status(entry, on, status):
-    import json
-
-    from registry.merge.lifecycle import platform_schedule
-    got = platform_schedule(json.dumps({"platforms": {"cloud-a": entry}}), "cloud-a", on)
-    assert got["status"] == status and got["source"] == "cloud-a"
-    assert platform_schedule(json.dumps({"platforms": {"cloud-a": entry}}), "official", on) is None
-    assert platform_schedule(None, "cloud-a", on) is None
+def test_a_clouds_schedule_gives_its_own_status(entry, own, status):
+    from registry import lifecycle as rules
+    member = rules.Member(id=1, slug="m", family_id=1, sunset_date="2027-01-01",
+                          schedules={"cloud-a": {**entry, "source": "curation"}} if entry else {})
+    got = rules.on_platform(member, "cloud-a", own, "2026-11-22")
+    assert got.status == status and got.own_schedule is bool(entry)
+    assert (got.sunset_date == "2027-01-01") is (entry is None)   # the model's own days only without a schedule
+    assert rules.on_platform(member, "official", own, "2026-11-22").status == own

@@ -19,7 +19,8 @@ from registry.ingest import sources
 from registry.ingest.match import records_to_facts
 from registry.ingest.runner import run_source
 from registry.ingest.snapshots import load_pages
-from registry.merge import changes
+from registry import lifecycle as rules
+from registry.merge import changes, lifecycle
 from registry.merge.facts import replace_facts
 from registry.merge.recompute import recompute
 from registry.migrations import MigrationError, Step
@@ -33,6 +34,19 @@ QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("sear
            ("resolve", "claude-opus-4-1-20250805"), ("models", "")]
 
 
+def first_release_statuses():
+    """The lifecycle as the first release decided it: the model's own status only, in models.status
+    (platform lifecycles and family successor lines came with step 9)."""
+    def statuses(conn, on=None, signals=None):
+        members = {r[0]: rules.Member(id=r[0], slug=r[1], family_id=r[2], release_date=r[3],
+                                      deprecation_date=r[4], sunset_date=r[5]) for r in conn.execute(
+            "SELECT id, slug, family_id, release_date, deprecation_date, sunset_date FROM models")}
+        decided = rules.own_statuses(members, on or rules.today())
+        conn.executemany("UPDATE models SET status = ? WHERE id = ?", [(v, k) for k, v in decided.items()])
+        return set()
+    return mock.patch.object(lifecycle, "recompute", statuses)
+
+
 def build_v1_db(path, curation_dir, stamp=None):
     """A db as the first release made it: schema v1, the fixture curation and one ingested source."""
     conn = connect_rw(str(path))
@@ -43,9 +57,9 @@ def build_v1_db(path, curation_dir, stamp=None):
         cur = read_curation(curation_dir)
         assert not cur.errors
         # The first release kept no change history (schema step 6 added it).
-        # Nor successor lines of families (step 9).
+        # Nor successor lines of families and lifecycles per platform (step 9).
         with mock.patch.object(changes, "recording", lambda *args: contextlib.nullcontext()), \
-                mock.patch.object(apply, "_link_family_successors", lambda *args: None):
+                mock.patch.object(apply, "_link_family_successors", lambda *args: None), first_release_statuses():
             apply_curation(conn, cur)
     finally:
         conn.close()
@@ -55,7 +69,7 @@ def build_v1_db(path, curation_dir, stamp=None):
     try:
         module = sources.load("vendor-b-api")
         records = module.parse(load_pages(str(SEEDS), "vendor-b-api"))
-        with transaction(conn):
+        with transaction(conn), first_release_statuses():
             facts, aliases, _ = records_to_facts(conn, "vendor-b-api", records)
             replace_facts(conn, "vendor-b-api", facts, aliases)
             recompute(conn)

@@ -52,10 +52,16 @@ def test_resolve(client, q, slug, alias, source, confidence, upgrade, upgrade_al
 
 def test_resolve_shape(client):
     body = client.get("/api/v1/resolve?q=claude-3-5-sonnet-20241022").get_json()
-    # the spec's six fields, then the matched id's cloud schedule (null: the model's own applies)
+    # the spec's six fields, then whether upgrade_alias keeps the caller's format, and the lifecycle of
+    # the platform the id belongs to (docs/lifecycle.md#what-resolve-answers)
     assert list(body) == ["matched_model", "matched_alias", "confidence", "is_latest", "upgrade", "upgrade_alias",
-                          "platform_lifecycle"]
-    assert body["platform_lifecycle"] is None
+                          "upgrade_alias_kept", "upgrade_alias_note", "platform_lifecycle"]
+    assert body["upgrade_alias_kept"] is True and body["upgrade_alias_note"] is None
+    lifecycle = body["platform_lifecycle"]
+    assert (lifecycle["platform"], lifecycle["status"], lifecycle["own_schedule"]) == ("official", "deprecated", False)
+    assert lifecycle["upgrade"]["slug"] == body["upgrade"]["slug"]
+    assert set(lifecycle) == {"platform", "name", "status", "deprecation_date", "sunset_date", "successor", "upgrade",
+                              "own_schedule", "sources"}
     assert body["matched_model"] == {"slug": "claude-3-5-sonnet-20241022",
                                      "display_name": "Claude 3.5 Sonnet (2024-10-22)", "status": "deprecated",
                                      "family": "claude-sonnet"}

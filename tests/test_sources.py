@@ -511,7 +511,9 @@ def test_hub_sample_fields():
     records = by_id(hub.parse([Page(sample("hf-models-meta-llama.json"))]))
     check_records(list(records.values()), "model-hub")
     r = records["Llama-3.1-8B-Instruct"]
-    assert r.provider == "meta" and r.aliases == [("Llama-3.1-8B-Instruct", "official")]
+    # the repo name, and the repo id as the hub writes it (docs/lifecycle.md#platforms)
+    assert r.provider == "meta" and r.aliases == [("Llama-3.1-8B-Instruct", "official"),
+                                                  ("meta-llama/Llama-3.1-8B-Instruct", "official")]
     assert r.fields["hub_id"] == "meta-llama/Llama-3.1-8B-Instruct"
     assert r.fields["canonical_url"] == "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct"
     assert (r.fields["parameter_count"], r.fields["parameter_label"]) == (8030261248, "8B")
@@ -544,7 +546,8 @@ def test_hub_filters_noise_and_maps_orgs():
         "DeepSeek-R1": "deepseek", "Mistral-7B-Instruct-v0.3": "mistral", "Qwen3-Embedding-8B": "qwen",
         "command-a-03-2025": "cohere", "phi-4": "microsoft", "whisper-large-v3": "openai"}
     assert got["command-a-03-2025"].aliases == [("command-a-03-2025", "official"),
-                                                ("c4ai-command-a-03-2025", "official")]
+                                                ("c4ai-command-a-03-2025", "official"),
+                                                ("CohereLabs/c4ai-command-a-03-2025", "official")]
     assert got["command-a-03-2025"].fields["hub_id"] == "CohereLabs/c4ai-command-a-03-2025"
     assert got["Qwen3-Embedding-8B"].fields["model_type"] == "embedding"
     assert got["whisper-large-v3"].fields["model_type"] == "speech_to_text"
@@ -661,10 +664,13 @@ def test_vertex_publisher_model_names(name, aliases, expected):
 
     from registry.ingest.match import Matcher
     conn = sqlite3.connect(":memory:")
-    conn.executescript("CREATE TABLE models (id INTEGER PRIMARY KEY, slug TEXT);"
-                       "CREATE TABLE aliases (alias TEXT, model_id INTEGER);")
+    conn.executescript("CREATE TABLE providers (id INTEGER PRIMARY KEY, slug TEXT);"
+                       "CREATE TABLE families (id INTEGER PRIMARY KEY, provider_id INTEGER, is_open_source INTEGER);"
+                       "CREATE TABLE models (id INTEGER PRIMARY KEY, slug TEXT, family_id INTEGER);"
+                       "CREATE TABLE aliases (alias TEXT, model_id INTEGER);"
+                       "INSERT INTO providers VALUES (1, 'anthropic'); INSERT INTO families VALUES (1, 1, 0);")
     for i, (alias, slug) in enumerate(aliases, 1):
-        conn.execute("INSERT INTO models VALUES (?, ?)", (i, slug))
+        conn.execute("INSERT INTO models VALUES (?, ?, 1)", (i, slug))
         conn.execute("INSERT INTO aliases VALUES (?, ?)", (alias, i))
     assert Matcher(conn).find(name) is None   # never for a provider's own rows
     assert Matcher(conn).find_vertex(name) == expected

@@ -40,7 +40,8 @@ def changes_json():
 def lifecycle_ics():
     watched = watch(tuple(calendar.EVENTS))
     filters = watched.filters
-    rows = schedule_queries.dated_models(get_db(), filters)
-    body = calendar.render(get_db(), rows, watched.identifiers, filters["kinds"] or tuple(calendar.EVENTS),
-                           filters["since"], filters["until"], request.host_url)
+    rows = schedule_queries.dated_models(get_db(), filters, platform_days=bool(watched.identifiers))
+    entries = calendar.entries(get_db(), rows, watched.identifiers)
+    body = calendar.render(entries, filters["kinds"] or tuple(calendar.EVENTS), filters["since"], filters["until"],
+                           request.host_url)
     return Response(body, mimetype=calendar.MIMETYPE)

@@ -15,4 +15,4 @@ def resolve():
     found = resolve_identifier(get_db(), current_app.config["DATABASE"], request_generation(), q)
     if found is None:
         raise ApiError(404, "not_found", f"No model matches '{q}'.")
-    return jsonify(resolve_answer(found)), lifecycle_headers(found.platform or found.model, found.upgrade)
+    return jsonify(resolve_answer(found)), lifecycle_headers(found.lifecycle, found.upgrade)

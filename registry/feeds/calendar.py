@@ -8,7 +8,9 @@ shutdown. The upgrade is named in the watched identifier's own format when the c
 import json
 from datetime import date, timedelta
 
-from ..resolve.upgrade import upgrade_alias_for, upgrade_for
+from .. import queries
+from ..resolve import answer_match
+from ..resolve.upgrade import upgrade_for
 from . import GENERATOR, ics, model_url
 
 MIMETYPE = "text/calendar"
@@ -33,22 +35,31 @@ def _day(iso: str) -> str:
     return iso.replace("-", "")
 
 
-def _upgrade_name(db, row, watched) -> str | None:
-    """The upgrade's name: in the watched id's format (its alias of that source) when one was named."""
-    upgrade = upgrade_for(db, row)
-    if upgrade is None:
-        return None
-    match = watched[1] if watched else None
-    if match is not None:
-        alias = upgrade_alias_for(db, match.row, upgrade, query=watched[0])
-        if alias is not None:
-            return alias.alias
-    return upgrade["slug"]
+def entries(db, rows, watched: dict) -> list:
+    """(row, lifecycle, upgrade name, label) for each model row: a watched id's own platform's days and
+    upgrade in its format (the /resolve answer for it, docs/lifecycle.md#platforms), else the model's own
+    days and its upgrade's slug.
+
+    watched: slug -> (identifier, alias Match or None), as api/changes.py resolve_watched gives.
+    """
+    out = []
+    for row in rows:
+        identifier, match = watched.get(row["slug"]) or (None, None)
+        if match is not None:
+            found = answer_match(db, identifier, match)
+            name = found.upgrade_alias.alias if found.upgrade_alias else (found.upgrade and found.upgrade["slug"])
+            out.append((row, queries.platform_dict(found.lifecycle), name, identifier))
+            continue
+        upgrade = upgrade_for(db, row)
+        own = {"deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"], "sources": None}
+        out.append((row, own, upgrade["slug"] if upgrade else None, identifier or row["slug"]))
+    return out
 
 
-def _event(row, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
+def _event(row, lifecycle: dict, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
     column, meaning = EVENTS[kind]
-    provenance = (json.loads(row["metadata"] or "{}").get("provenance") or {}).get(column)
+    provenance = ((lifecycle.get("sources") or json.loads(row["metadata"] or "{}").get("provenance") or {})
+                  .get(column))
     url = model_url(base_url, row["slug"])
     lines = [f"{row['display_name']} ({row['provider_name']}) {meaning} on {day}.",
              f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
@@ -67,22 +78,17 @@ def _event(row, kind: str, day: str, upgrade: str | None, label: str, base_url: 
     return ics.component("VEVENT", properties, alarms)
 
 
-def render(db, rows, watched: dict, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
-    """The calendar of rows' deprecation and shutdown days (within [since, until) when given).
+def render(entries_: list, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
+    """The calendar of the entries' deprecation and shutdown days (within [since, until) when given).
 
-    watched: slug -> (identifier, alias Match or None), as api/changes.py resolve_watched gives.
+    entries_: what entries() gives: (row, lifecycle days, upgrade name, label) per model.
     """
     events = []
-    for row in rows:
-        days = [(kind, row[EVENTS[kind][0]]) for kind in kinds]
+    for row, lifecycle, upgrade, label in entries_:
+        days = [(kind, lifecycle[EVENTS[kind][0]]) for kind in kinds]
         chosen = [(kind, day) for kind, day in days
                   if day and (since is None or day >= since[:10]) and (until is None or day < until[:10])]
-        if not chosen:
-            continue
-        watched_id = watched.get(row["slug"])
-        upgrade = _upgrade_name(db, row, watched_id)
-        label = watched_id[0] if watched_id else row["slug"]
-        events += [_event(row, kind, day, upgrade, label, base_url) for kind, day in chosen]
+        events += [_event(row, lifecycle, kind, day, upgrade, label, base_url) for kind, day in chosen]
     return ics.component("VCALENDAR", [
         ("VERSION", "2.0"), ("PRODID", f"-//{GENERATOR}//lifecycle calendar//EN"), ("CALSCALE", "GREGORIAN"),
         ("METHOD", "PUBLISH"), ("X-WR-CALNAME", ics.text("Model deprecations and shutdowns")),

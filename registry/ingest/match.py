@@ -1,9 +1,15 @@
-"""Turn a source's Records into its facts: match each to a model by slug or alias, then store."""
+"""Turn a source's Records into its facts: match each to a model by slug or alias, then store.
+
+A source writes only its own lane (docs/lifecycle.md#sources-stay-in-their-lane): a provider's
+listing only that provider's models and aliases, a feed row only the provider it names, the hub
+only open-weights models of its organisations. A claim on another provider's model, alias or
+replacement is refused and listed in the run's details.
+"""
 import re
 from collections import Counter
 
 from ..merge.facts import fact_rows
-from ..merge.priority import FEED
+from ..merge.priority import FEED, HUB
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -18,6 +24,10 @@ class Matcher:
 
     def __init__(self, conn):
         self.slugs = {r[0] for r in conn.execute("SELECT slug FROM models")}
+        # slug -> (provider slug, open weights?): whose lane a known model is in
+        self.owner = {r[0]: (r[1], bool(r[2])) for r in conn.execute(
+            "SELECT m.slug, p.slug, f.is_open_source FROM models m JOIN families f ON f.id = m.family_id"
+            " JOIN providers p ON p.id = f.provider_id")}
         self.aliases = {}
         for alias, slug in conn.execute(
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
@@ -62,7 +72,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     placed = {}     # slug -> merged fields; the first record for a model wins per field
     aliases = {}    # alias -> (slug, alias_source, position)
     successors = {}
-    tally, unknown = Counter(), []
+    tally, unknown, refused = Counter(), [], []
     for record in records:
         if record.skip:
             tally[record.skip] += 1
@@ -71,6 +81,11 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         slug = matcher.find(record.model_id, names)
         if slug is None and "cloud-b" in record.fields.get("platforms", {}):
             slug = matcher.find_vertex(record.model_id)
+        why = _outside_lane(source, record, matcher.owner.get(slug)) if slug is not None else None
+        if why:
+            tally["refused: another lane's model"] += 1
+            refused.append(f"{record.provider or 'platform'}/{record.model_id} -> {slug}: {why}")
+            continue
         if slug is None:
             if not record.provider:
                 tally["platform row with an id no model has" if "platforms" in record.fields
@@ -98,13 +113,24 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             fields.setdefault("provider", record.provider)
         positions = {}
         for alias, alias_source in record.aliases:
+            owner = matcher.aliases.get(alias)
+            if owner is not None and owner != slug and record.provider \
+                    and matcher.owner.get(owner, (record.provider,))[0] != record.provider:
+                tally["refused: another provider's alias"] += 1
+                refused.append(f"{record.provider}/{record.model_id}: alias {alias} is {owner}'s"
+                               f" ({matcher.owner[owner][0]})")
+                continue
             if alias not in aliases:
                 aliases[alias] = (slug, alias_source, positions.get(alias_source, 0))
                 positions[alias_source] = positions.get(alias_source, 0) + 1
     for slug, successor_id in successors.items():
         # An unknown replacement keeps its slug: merge links it when that model exists.
         target = matcher.find(successor_id) or slugify(successor_id)
-        if target != slug:
+        mine, theirs = placed[slug].get("provider"), matcher.owner.get(target, (None,))[0]
+        if mine and theirs and theirs != mine:
+            tally["refused: another provider's replacement"] += 1
+            refused.append(f"{mine}/{slug}: replacement {target} is {theirs}'s")
+        elif target != slug:
             placed[slug]["successor"] = target
     facts = fact_rows(source, placed)
     alias_rows = [(source, alias, slug, alias_source, position)
@@ -112,4 +138,18 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
     if unknown:
         details["unknown_ids"] = sorted(unknown)
+    if refused:
+        details["refused"] = sorted(refused)
     return facts, alias_rows, details
+
+
+def _outside_lane(source: str, record, owner: tuple | None) -> str | None:
+    """Why a record may not write the known model it landed on (None: its own lane)."""
+    if owner is None:
+        return None
+    provider, open_weights = owner
+    if record.provider and record.provider != provider:
+        return f"a model of {provider}, not of {record.provider}"
+    if source == HUB and not open_weights:
+        return "not an open-weights model (the hub writes only published weights)"
+    return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from .. import queries, schedule_queries
-from ..merge import lifecycle
+from .. import lifecycle
 from ..resolve import resolve_identifier
 from ..resolve.answers import days_left, resolve_answer, shutdown_of, upgrade_answer
 from ..resolve.upgrade import upgrade_for
@@ -37,9 +37,8 @@ def resolve(db, path: str, identifier: str) -> dict:
     if found is None:
         return {"identifier": identifier, "found": False}
     answer = resolve_answer(found)
-    dates = {"deprecation_date": found.model["deprecation_date"], "sunset_date": found.model["sunset_date"]}
     return {"identifier": identifier, "found": True, **answer,
-            "shutdown": _when(shutdown_of(dates, found.platform))}
+            "shutdown": _when(shutdown_of(found.model, found.lifecycle))}
 
 
 def check(db, path: str, identifiers: list[str]) -> dict:

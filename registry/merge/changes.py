@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from .. import queries
 from ..db import now_iso
+from ..lifecycle import RETIRING
+from ..resolve.upgrade import upgrade_for
 from ..fields import COLUMNS, REMOVED
 
 KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "deprecation_announced",
@@ -19,7 +21,6 @@ KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "dep
 LIFECYCLE = "lifecycle"
 # Fields whose change is recorded as field_changed (the dates have kinds of their own when they appear).
 WATCHED = tuple(c for c in COLUMNS if c not in ("deprecation_date", "sunset_date")) + ("family", "successor")
-RETIRING = ("deprecated", "sunset")
 
 
 # One model's visible values, in the order model_states() reads them.
@@ -183,7 +184,6 @@ def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
         return None
     slug = change["model_slug"]
     if slug not in cache:
-        from ..resolve.upgrade import upgrade_for   # resolve reads merge.lifecycle, which records here
         row = queries.model_row(conn, slug=slug)
         found = upgrade_for(conn, row) if row is not None and row["status"] in RETIRING else None
         cache[slug] = found["slug"] if found is not None else None

@@ -1,21 +1,24 @@
-"""Status derivation (docs/api-decisions.md#lifecycle) and the one-latest-per-family rule."""
-import json
-from datetime import date, datetime, timezone
+"""The lifecycle store: load every model as the rules read it, decide (registry/lifecycle/), write.
 
-from ..config import setting
-from ..fields import REMOVED
+The rules decide each model's own status and its lifecycle and upgrade on every platform serving it
+(docs/lifecycle.md); this module is the write side: it reads models, aliases and facts, and writes
+models.status and the platform_lifecycles rows that changed, after every run and on each new UTC day.
+"""
+import json
+from datetime import date
+
+from .. import lifecycle as rules
 from ..db import bump_generation, now_iso, transaction
+from ..fields import REMOVED
+from ..resolve.normalize import normalize, pins
 from ..search import documents
 from . import changes
 from .priority import pick
 
-
-def today() -> str:
-    """Today's date (UTC) as ISO; REGISTRY_TODAY pins it, for reproducible runs and tests."""
-    return setting("REGISTRY_TODAY") or datetime.now(timezone.utc).date().isoformat()
-
-
 SIGNALS = ("deprecated", "retired", "status")
+HUB_PAGE = "https://huggingface.co/"
+_PLATFORM_COLUMNS = ("status", "deprecation_date", "sunset_date", "successor_id", "upgrade_id", "own_schedule",
+                     "sources")
 
 
 def signals_of(facts: dict) -> dict:
@@ -38,78 +41,83 @@ def _load_signals(conn) -> dict:
     return signals_of(raw)
 
 
-def derive(model: dict, flags: dict, on: str) -> str | None:
-    """Status of one model from its dates and flags, before the family's latest is chosen.
-
-    Returns sunset or deprecated, or None for a working model (active or latest): sunset once the
-    shutdown day has passed (or a provider lists it retired); deprecated once the deprecation day has
-    passed, a provider flags it, or a shutdown is scheduled with no deprecation day known.
-    """
-    if (model["sunset_date"] and model["sunset_date"] <= on) or flags.get("retired"):
-        return "sunset"
-    if (model["deprecation_date"] and model["deprecation_date"] <= on) or flags.get("deprecated"):
-        return "deprecated"
-    if model["sunset_date"] and not model["deprecation_date"]:
-        # A shutdown is scheduled and no deprecation day is known: scheduling it is the announcement
-        # (docs/api-decisions.md#lifecycle). A known future deprecation day still waits for its day.
-        return "deprecated"
-    return None
+def _served(metadata: dict, sources: set, open_weights: bool) -> frozenset:
+    """The platforms a model's ids belong to: its alias sources, and the hub for published weights."""
+    on_hub = open_weights and (metadata.get("hub_id") or str(metadata.get("canonical_url") or "").startswith(HUB_PAGE))
+    return frozenset(sources | ({rules.HUB} if on_hub else set()))
 
 
-def platform_schedule(metadata: str | None, alias_source: str, on: str | None = None) -> dict | None:
-    """A cloud's own schedule for its id of a model (metadata.platforms), with the status it gives
-    today; None when that cloud has none (the model's own lifecycle applies)."""
-    if not metadata or alias_source == "official":
-        return None
-    entry = (json.loads(metadata).get("platforms") or {}).get(alias_source)
-    if not entry:
-        return None
-    dates = {"deprecation_date": entry.get("deprecation_date"), "sunset_date": entry.get("sunset_date")}
-    return {"source": alias_source, "status": derive(dates, {}, on or today()), **dates}
+def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
+    """(id -> Member, family id -> successor family id, id -> model row) of every model."""
+    flags = _load_signals(conn) if signals is None else signals
+    rows = {r["id"]: r for r in conn.execute(
+        "SELECT m.id, m.slug, m.family_id, m.status, m.model_type, m.release_date, m.deprecation_date,"
+        " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, f.is_open_source"
+        " FROM models m JOIN families f ON f.id = m.family_id")}
+    ids = {r["slug"]: mid for mid, r in rows.items()}
+    sources: dict = {}
+    for model_id, source in conn.execute("SELECT DISTINCT model_id, source FROM aliases"):
+        sources.setdefault(model_id, set()).add(source)
+    members = {}
+    for mid, r in rows.items():
+        metadata = json.loads(r["metadata"]) if r["metadata"] else {}
+        provenance = metadata.get("provenance") or {}
+        schedules = {}
+        for platform, entry in (metadata.get("platforms") or {}).items():
+            schedules[platform] = {**entry, "successor_id": ids.get(entry.get("successor"))}
+        key = normalize(r["slug"])
+        members[mid] = rules.Member(
+            id=mid, slug=r["slug"], family_id=r["family_id"], model_type=r["model_type"],
+            release_date=r["release_date"], deprecation_date=r["deprecation_date"], sunset_date=r["sunset_date"],
+            parameter_count=r["parameter_count"], successor_id=r["successor_id"],
+            points_to_id=ids.get(metadata.get("points_to")), flags=flags.get(r["slug"], {}),
+            schedules=schedules, sources={**provenance, "points_to": provenance.get("points_to")},
+            served=_served({**metadata, "canonical_url": r["canonical_url"]}, sources.get(mid, set()),
+                           bool(r["is_open_source"])),
+            removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)))
+    family_successor = {fid: succ for fid, succ in conn.execute(
+        "SELECT id, successor_id FROM families WHERE successor_id IS NOT NULL")}
+    return members, family_successor, rows
 
 
 def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
-    """Set every model's status; return the slugs whose status changed.
+    """Decide every model's status and every platform lifecycle for day `on`; write what changed.
 
-    signals: what signals_of() gives for the current facts, when the caller already has them.
+    Returns the slugs whose own status changed. signals: what signals_of() gives for the current
+    facts, when the caller already has them.
     """
-    on = on or today()
-    flags = _load_signals(conn) if signals is None else signals
-    models = [dict(r) for r in conn.execute(
-        "SELECT id, slug, family_id, status, release_date, deprecation_date, sunset_date,"
-        f" json_extract(metadata, '$.{REMOVED}') IS NOT NULL AS removed FROM models")]
-    status, pinned = {}, {}
-    for m in models:
-        f = flags.get(m["slug"], {})
-        if f.get("status"):
-            pinned[m["slug"]] = f["status"]
-        status[m["slug"]] = pinned.get(m["slug"]) or derive(m, f, on)
-
-    by_family = {}
-    for m in models:
-        by_family.setdefault(m["family_id"], []).append(m)
-    for members in by_family.values():
-        working = [m for m in members if status[m["slug"]] in (None, "latest")]
-        pinned_latest = [m for m in working if pinned.get(m["slug"]) == "latest"]
-        # A tombstone (no source lists it any longer) is never its family's latest.
-        candidates = pinned_latest or [m for m in working if m["slug"] not in pinned and not m["removed"]]
-        newest = max(candidates, key=lambda m: (m["release_date"] or "", m["slug"]), default=None)
-        for m in working:
-            if m["slug"] not in pinned or pinned[m["slug"]] == "latest":
-                status[m["slug"]] = "latest" if m is newest else "active"
-
+    on = on or rules.today()
+    members, family_successor, rows = load_members(conn, signals)
+    decided = rules.lifecycles(members, family_successor, on)
     changed = set()
-    for m in models:
-        if m["status"] != status[m["slug"]]:
-            changed.add(m["slug"])
-            conn.execute("UPDATE models SET status = ? WHERE id = ?", (status[m["slug"]], m["id"]))
+    updates = []
+    for mid, row in rows.items():
+        status = decided[(mid, rules.OFFICIAL)].status
+        if row["status"] != status:
+            changed.add(row["slug"])
+            updates.append((status, mid))
+    conn.executemany("UPDATE models SET status = ? WHERE id = ?", updates)
+    _write_platform_rows(conn, decided)
     conn.execute("INSERT INTO registry_state (key, value) VALUES ('status_day', ?)"
-                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (_day_number(on),))
+                 " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (date.fromisoformat(on).toordinal(),))
     return changed
 
 
-def _day_number(day: str) -> int:
-    return date.fromisoformat(day).toordinal()
+def _write_platform_rows(conn, decided: dict) -> bool:
+    """Upsert the platform_lifecycles rows that differ, delete those no longer decided; True if any did."""
+    wanted = {key: (lc.status, lc.deprecation_date, lc.sunset_date, lc.successor_id, lc.upgrade_id,
+                    int(lc.own_schedule), json.dumps(lc.sources, sort_keys=True) if lc.sources else None)
+              for key, lc in decided.items()}
+    current = {(r[0], r[1]): tuple(r[2:]) for r in conn.execute(
+        f"SELECT model_id, platform, {', '.join(_PLATFORM_COLUMNS)} FROM platform_lifecycles")}
+    stale = [key for key in current if key not in wanted]
+    changed = [(*key, *values) for key, values in wanted.items() if current.get(key) != values]
+    conn.executemany("DELETE FROM platform_lifecycles WHERE model_id = ? AND platform = ?", stale)
+    conn.executemany(
+        f"INSERT INTO platform_lifecycles (model_id, platform, {', '.join(_PLATFORM_COLUMNS)})"
+        f" VALUES (?, ?, {', '.join('?' * len(_PLATFORM_COLUMNS))}) ON CONFLICT(model_id, platform) DO UPDATE SET"
+        f" {', '.join(f'{c} = excluded.{c}' for c in _PLATFORM_COLUMNS)}", changed)
+    return bool(stale or changed)
 
 
 def computed_for(conn) -> str | None:
@@ -121,14 +129,15 @@ def computed_for(conn) -> str | None:
 def refresh_if_stale(conn, on: str | None = None) -> bool:
     """Recompute every status when the stored ones were computed for an earlier day; True if it did.
 
-    Status is true on the day it is read (docs/api-decisions.md#lifecycle): the server calls this when
-    the UTC date changes, so a model whose shutdown day has come is sunset without waiting for a run.
+    Status is true on the day it is read (docs/lifecycle.md#status): the server calls this when the
+    UTC date changes, so a model whose shutdown day has come is sunset without waiting for a run.
     """
-    on = on or today()
+    on = on or rules.today()
     with transaction(conn):
         done = computed_for(conn)
         if done is not None and done >= on:
             return False
+        before = conn.total_changes
         with changes.recording(conn, None, changes.LIFECYCLE):
             changed = recompute(conn, on)
         if changed:
@@ -137,5 +146,6 @@ def refresh_if_stale(conn, on: str | None = None) -> bool:
             documents.refresh(conn, ids)
             conn.execute("UPDATE models SET updated_at = ? WHERE slug IN (SELECT value FROM json_each(?))",
                          (now_iso(), json.dumps(sorted(changed))))
+        if conn.total_changes - before > 1:   # more than the status_day row: answers may differ
             bump_generation(conn)
     return True

@@ -6,8 +6,8 @@ import re
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from ..fields import COLUMNS, LINKS, REMOVED
-from .priority import FEED, FLAG_FIELDS, merge_by_key, pick, tier
+from ..fields import COLUMNS, CURATED, LINKS, REMOVED
+from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
 from ..resolve.normalize import normalize, pin_free
 
 COMPARED = COLUMNS + ("family_id", "metadata")
@@ -47,9 +47,9 @@ class _Families:
             self.globs[provider] = (re.compile(pattern).match, [family_id for family_id, _ in families])
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
-    def place(self, provider: str | None, names: list) -> int | None:
+    def place(self, provider: str | None, names: list, open_weights: bool = False) -> int | None:
         """Return the family id for an uncurated model of a provider: by the families' globs, else
-        a family of its own derived from its id."""
+        a family of its own derived from its id (open weights when only the hub lists the model)."""
         if provider not in self.providers:
             return None
         if provider in self.globs:
@@ -57,9 +57,9 @@ class _Families:
             claimed = [int(m.lastgroup[1:]) for m in map(match, (n.lower() for n in names)) if m]
             if claimed:
                 return family_ids[min(claimed)]
-        return self.derived(provider, names[0])
+        return self.derived(provider, names[0], open_weights)
 
-    def derived(self, provider: str, model_id: str) -> int:
+    def derived(self, provider: str, model_id: str, open_weights: bool = False) -> int:
         """Return (creating it if needed) the family an unplaced id derives: its product line.
 
         Never a shared catch-all: "newest in the family" must stay a sound upgrade
@@ -75,11 +75,11 @@ class _Families:
         p = self.providers[provider]
         stamp = now_iso()
         cur = self.conn.execute(
-            "INSERT INTO families (slug, name, provider_id, description, is_uncategorized, position,"
-            " created_at, updated_at) VALUES (?, ?, ?, ?, 1, 1000000, ?, ?)"
+            "INSERT INTO families (slug, name, provider_id, description, is_open_source, is_uncategorized,"
+            " position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, 1000000, ?, ?)"
             " ON CONFLICT(slug) DO UPDATE SET is_uncategorized = 1 RETURNING id",
             (slug, stem, p["id"], f"{p['name']} models named {stem}-*, found by ingestion; no curated family"
-             " claims them yet.", stamp, stamp))
+             " claims them yet.", int(open_weights), stamp, stamp))
         family_id = cur.fetchone()[0]
         self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
         return family_id
@@ -120,13 +120,17 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
                 provenance[field] = source
         elif field not in FLAG_FIELDS:
             extras[field] = value
+            if field in CURATED and value is not None:   # earliest_sunset_date, points_to: facts with a source
+                provenance[field] = source
     family = row.pop("family", None)
     family_row = families.rows.get(family) if family else None
     if family_row is not None:
         row["family_id"] = family_row["id"]
     else:
         provider = (pick("provider", fields.get("provider", {})) or (None, None))[0]
-        row["family_id"] = families.place(provider, [slug] + alias_names)
+        # Published weights the hub alone lists: the line it derives is open weights.
+        hub_only = all(set(by_source) <= {HUB} for by_source in fields.values())
+        row["family_id"] = families.place(provider, [slug] + alias_names, hub_only)
         if row["family_id"] is None:
             return None
     successor = row.pop("successor", None)

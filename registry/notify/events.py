@@ -4,9 +4,10 @@ import json
 
 from .. import change_queries, queries, schedule_queries
 from ..merge.changes import KINDS
-from ..merge.lifecycle import today
+from ..lifecycle import today
+from ..resolve import answer_match
 from ..resolve.answers import days_left
-from ..resolve.index import AliasRow
+from ..resolve.index import AliasRow, Match
 from ..resolve.upgrade import upgrade_alias_for, upgrade_for
 
 UPCOMING = "shutdown_upcoming"
@@ -14,14 +15,27 @@ EVENT_KINDS = KINDS + (UPCOMING,)
 BATCH = 5000   # changes read per pass: a first notify after a big ingest reads them in steps
 
 
+def _matched(watched: dict) -> AliasRow:
+    return AliasRow(alias=watched["alias"], source=watched["alias_source"], model_slug=watched["slug"],
+                    position=0, release_date=None, status="")
+
+
 def _upgrade_alias(db, watched: dict | None, upgrade) -> str | None:
     """The upgrade as the watched id's own format names it (its alias of that source), else None."""
     if watched is None or upgrade is None or not watched.get("alias"):
         return None
-    matched = AliasRow(alias=watched["alias"], source=watched["alias_source"], model_slug=watched["slug"],
-                       position=0, release_date=None, status="")
-    chosen = upgrade_alias_for(db, matched, upgrade, query=watched["identifier"])
+    chosen = upgrade_alias_for(db, _matched(watched), upgrade, query=watched["identifier"])
     return chosen.alias if chosen is not None else None
+
+
+def _lifecycle(db, row, watched: dict | None) -> tuple:
+    """(shutdown day, upgrade row, upgrade alias) of a model as a watched id's platform has them
+    (docs/lifecycle.md#platforms), else the model's own."""
+    if watched is not None and watched.get("alias"):
+        found = answer_match(db, watched["identifier"], Match(_matched(watched), "exact", 1.0))
+        alias = found.upgrade_alias.alias if found.upgrade_alias else None
+        return found.lifecycle["sunset_date"], found.upgrade, alias
+    return row["sunset_date"], upgrade_for(db, row), None
 
 
 class Endpoint:
@@ -64,24 +78,25 @@ def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
         return []
     on = on or today()
     events = []
-    for row in schedule_queries.dated_models(db, {"models": sorted(endpoint.watched)} if endpoint.watched else {}):
-        if not row["sunset_date"] or row["sunset_date"] < on or not endpoint.wants(UPCOMING, row["slug"],
-                                                                                    row["provider_slug"]):
+    watching = {"models": sorted(endpoint.watched)} if endpoint.watched else {}
+    for row in schedule_queries.dated_models(db, watching, platform_days=bool(endpoint.watched)):
+        if not endpoint.wants(UPCOMING, row["slug"], row["provider_slug"]):
             continue
-        left = days_left(row["sunset_date"], on)
+        watched = endpoint.watched.get(row["slug"])
+        shutdown, upgrade, alias = _lifecycle(db, row, watched)
+        if not shutdown or shutdown < on:
+            continue
+        left = days_left(shutdown, on)
         reached = [d for d in endpoint.days_before if d >= left]
         if not reached:
             continue
         threshold = reached[0]
-        watched = endpoint.watched.get(row["slug"])
-        upgrade = upgrade_for(db, row)
-        alias = _upgrade_alias(db, watched, upgrade)
         name = watched["identifier"] if watched else row["slug"]
         move = f"; move to {alias or upgrade['slug']}" if upgrade is not None else ""
         data = {"model_slug": row["slug"], "watched_id": watched["identifier"] if watched else None,
-                "provider_slug": row["provider_slug"], "sunset_date": row["sunset_date"], "days_before": threshold,
+                "provider_slug": row["provider_slug"], "sunset_date": shutdown, "days_before": threshold,
                 "days_left": left, "upgrade_slug": upgrade["slug"] if upgrade is not None else None,
-                "upgrade_alias": alias, "title": f"{name}: shuts down in {left} days ({row['sunset_date']}){move}"}
-        events.append((f"shutdown-{row['slug']}-{row['sunset_date']}-{threshold}", f"lifecycle.{UPCOMING}",
+                "upgrade_alias": alias, "title": f"{name}: shuts down in {left} days ({shutdown}){move}"}
+        events.append((f"shutdown-{row['slug']}-{shutdown}-{threshold}", f"lifecycle.{UPCOMING}",
                        {"type": f"lifecycle.{UPCOMING}", "timestamp": f"{on}T00:00:00Z", "data": data}))
     return events

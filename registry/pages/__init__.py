@@ -8,7 +8,7 @@ from importlib import resources
 
 from flask import Blueprint, abort, current_app, render_template
 
-from ..merge.lifecycle import today
+from ..lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
 from ..web.response_cache import CachedAnswer
 from .present import PLATFORMS, STATUS_TEXT

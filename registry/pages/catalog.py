@@ -2,12 +2,11 @@
 from .. import change_queries, queries, schedule_queries
 from ..api import get_or_404, params
 from ..web.connection import get_db
-from ..merge.lifecycle import today
+from ..lifecycle import RETIRING, today
 from ..resolve.answers import days_left
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline
 
-RETIRING_STATUSES = ("deprecated", "sunset")
 LAST_DAY = "9999-12-31"   # no upper bound on the clouds' coming shutdowns
 CHANGES = 10              # a model page's recent changes
 
@@ -58,7 +57,7 @@ def provider(slug):
 def deprecations():
     """Deprecated (or shut down) models with shutdown day and upgrade, sorted and filtered."""
     db = get_db()
-    status = params.choice("status", RETIRING_STATUSES, default="deprecated")
+    status = params.choice("status", RETIRING, default="deprecated")
     sort = params.choice("sort", tuple(schedule_queries.RETIRING_SORTS), default="sunset_date")
     provider = params.text("provider")
     rows = schedule_queries.retiring_models(db, status, provider, sort)

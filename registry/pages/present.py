@@ -7,16 +7,14 @@ groups them for a person and names where each fact came from.
 import json
 
 from .. import queries
-from ..curation.rules import ALIAS_SOURCES
+from ..fields import ALIAS_SOURCES, PLATFORM_NAMES
 from ..ingest import sources
 from ..merge.priority import CURATION
 from ..resolve.answers import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
 
-# The alias sources as a person knows them (the order of ALIAS_SOURCES).
-PLATFORMS = {"official": "Provider API", "cloud-a": "Amazon Bedrock", "cloud-b": "Google Vertex AI",
-             "gateway": "OpenRouter"}
+PLATFORMS = PLATFORM_NAMES
 # Why a model has its status (docs/api-decisions.md#lifecycle), in a sentence.
 STATUS_TEXT = {
     "latest": "the newest working release of its family",

@@ -6,7 +6,7 @@ from flask import current_app
 from .. import change_queries, queries, schedule_queries
 from ..api import params
 from ..web.connection import get_db, request_generation
-from ..merge.lifecycle import today
+from ..lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking
 from . import bp, page, present, render

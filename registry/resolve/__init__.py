@@ -4,40 +4,74 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import queries
-from ..merge import lifecycle
+from ..lifecycle import HUB
 from .cache import alias_index
-from . import soundness
 from .index import Match
-from .upgrade import upgrade_alias_for, upgrade_for
+from .upgrade import FormatKept, format_kept, upgrade_alias_for, upgrade_for
+
+_HUB_HOSTS = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf.co/")
 
 
 @dataclass
 class Resolution:
-    """What /resolve answers: the match, the matched model's row, its upgrade row and alias."""
+    """What /resolve answers: the match, the matched model's row, the lifecycle of the platform the
+    identifier belongs to, and the upgrade there with its alias in the caller's format."""
 
     match: Match
     model: object
+    platform: str                 # official, cloud-a, cloud-b, gateway or hub
+    lifecycle: object             # the platform_lifecycles row of (model, platform)
     upgrade: object | None
     upgrade_alias: object | None
-    platform: dict | None = None   # the matched id's cloud schedule, when that cloud has its own
+    kept: FormatKept | None = None
 
     @property
     def status(self) -> str:
-        """The matched id's status today: its cloud's, when that cloud retires it on its own schedule
-        (docs/api-decisions.md#lifecycle), else the model's."""
-        return self.platform["status"] if self.platform else self.model["status"]
+        """The identifier's status today: its platform's (docs/lifecycle.md#platforms)."""
+        return self.lifecycle["status"]
+
+
+def platform_of(q: str, matched, lifecycles: dict) -> str:
+    """The platform an identifier belongs to: the hub for a published-weights repo id of open weights
+    ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'), else its alias's source."""
+    if matched.source == "official" and HUB in lifecycles:
+        text = q.strip()
+        for host in _HUB_HOSTS:
+            if text.lower().startswith(host):
+                return HUB
+        if "/" in matched.alias or (text.count("/") == 1 and text != text.lower()):
+            return HUB
+    return matched.source
 
 
 def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolution | None:
-    """Resolve any identifier string to its model and format-preserving upgrade; None if nothing matches."""
+    """Resolve any identifier string to its model and its platform's lifecycle and format-keeping
+    upgrade; None if nothing matches."""
     match = alias_index(db, path, generation).match(q)
-    if match is None:
-        return None
+    return None if match is None else answer_match(db, q, match)
+
+
+def answer_match(db, q: str, match: Match) -> Resolution:
+    """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
+    webhooks of a watched id alike)."""
     row = queries.model_row(db, slug=match.row.model_slug)
-    upgrade = upgrade_for(db, row)
-    chosen = upgrade_alias_for(db, match.row, upgrade, query=q) if upgrade is not None else None
-    platform = lifecycle.platform_schedule(row["metadata"], match.row.source)
-    if platform is not None and platform["status"] is None:
-        # Nothing retiring on that cloud yet: the id works there, whatever the provider's own API does.
-        platform["status"] = row["status"] if soundness.working(row) else "active"
-    return Resolution(match, row, upgrade, chosen, platform)
+    lifecycles = {r["platform"]: r for r in queries.platform_lifecycles(db, row["id"])}
+    platform = platform_of(q, match.row, lifecycles)
+    lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
+    upgrade = queries.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
+    chosen = kept = None
+    if upgrade is not None:
+        chosen = upgrade_alias_for(db, match.row, upgrade, query=q)
+        kept = format_kept(match.row, chosen, upgrade, query=q)
+    return Resolution(match, row, platform, lifecycle, upgrade, chosen, kept)
+
+
+def _unknown(row) -> dict:
+    """A model whose lifecycle was never decided (a database written before it was stored): its own fields."""
+    return {"platform": "official", "status": row["status"], "deprecation_date": row["deprecation_date"],
+            "sunset_date": row["sunset_date"], "upgrade_id": None, "successor_id": row["successor_id"],
+            "own_schedule": 0, "sources": None, "successor_slug": None, "successor_name": None,
+            "upgrade_slug": None, "upgrade_name": None, "upgrade_status": None}
+
+
+__all__ = ["Resolution", "answer_match", "platform_of", "resolve_identifier", "upgrade_for"]

@@ -3,23 +3,26 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..merge import lifecycle
+from .. import queries
+from ..lifecycle import today
 from . import Resolution
 
 
 def resolve_answer(found: Resolution) -> dict:
-    """What GET /resolve answers for a Resolution (docs/api-decisions.md#resolve)."""
-    row, upgrade, chosen, platform = found.model, found.upgrade, found.upgrade_alias, found.platform
+    """What GET /resolve answers for a Resolution (docs/lifecycle.md#what-resolve-answers)."""
+    row, upgrade, chosen, kept = found.model, found.upgrade, found.upgrade_alias, found.kept
     return {
         "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": found.status,
                           "family": row["family_slug"]},
         "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
         "confidence": found.match.confidence,
-        "is_latest": row["status"] == "latest",
+        "is_latest": found.status == "latest",
         "upgrade": None if upgrade is None else {
             "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"]},
         "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
-        "platform_lifecycle": platform,
+        "upgrade_alias_kept": None if kept is None else kept.kept,
+        "upgrade_alias_note": None if kept is None else kept.note,
+        "platform_lifecycle": queries.platform_dict(found.lifecycle),
     }
 
 
@@ -39,13 +42,12 @@ def days_left(day: str | None, on: str | None = None) -> int | None:
     if not day:
         return None
     try:
-        return (date.fromisoformat(day[:10]) - date.fromisoformat(on or lifecycle.today())).days
+        return (date.fromisoformat(day[:10]) - date.fromisoformat(on or today())).days
     except ValueError:   # a month-only date ('2025-04') has no day to count to
         return None
 
 
-def shutdown_of(model: dict, platform: dict | None) -> str | None:
-    """The shutdown day that applies to an id: its cloud's own schedule, else the model's sunset_date."""
-    if platform is not None:
-        return platform.get("sunset_date")
-    return model.get("sunset_date")
+def shutdown_of(model, platform=None) -> str | None:
+    """The shutdown day that applies to an id: its platform's lifecycle (a row or its dict), else the
+    model's sunset_date."""
+    return (platform if platform is not None else model)["sunset_date"]

@@ -10,6 +10,8 @@ Stages (docs/api-decisions.md#resolve):
   3 substring   normalize(q) is a substring of a normalized alias or the         0.5
                 reverse (substring.py: whole tokens preferred, numbers never cut)
     typo        last resort: q's form key with one word corrected (one edit)     0.5
+A bare word (letters only once normalized: 'claude', 'sonnet', 'embedding') matches only an alias
+that is that word, else at the substring stage: never an alias normalization reduced to it.
 Tie-breaks inside a stage: the alias whose source == guess_source(q) (in stage 2 also an
 alias of that source of the same model that matches only loosely); (substring only)
 whole tokens, then length closest to q; a model that is not sunset; newest release_date
@@ -136,6 +138,15 @@ class AliasIndex:
             return Match(_best(entries, guess), "exact", CONFIDENCE["exact"])
         if not n:
             return None
+        if n.isalpha():
+            # A bare word ('claude', 'grok', 'embedding') names a product, a tier or a kind, not a model:
+            # it matches only an alias that is that word (any case, any prefix), else at the substring
+            # stage; never an alias that normalization reduced to it ('anthropic.claude-v2:1').
+            same = [r for r in self.norm.get(n, ()) if not any(c.isdigit() for c in r.alias)]
+            if same:
+                return Match(_best(same, guess), "normalized", CONFIDENCE["normalized"])
+            row = self.substring.match(n, guess, _static_key, self.forms.names_another)
+            return Match(row, "substring", CONFIDENCE["substring"]) if row is not None else None
         lk = loose_key(n)
         want = set(pins(n))
         loose = self._loose_rows(lk, want)

@@ -1,106 +1,116 @@
-"""The upgrade decision: successor chain, a sound family upgrade, and the alias in the caller's format.
+"""The upgrade as the read path serves it: the stored decision, and its id in the caller's own format.
 
-docs/api-decisions.md#upgrade says what a recommendation must be; this module is the one
-place that decides it, for /models/{slug}/upgrade and /resolve alike.
+The decision itself (final and forward, per platform) is registry/lifecycle/upgrade.py, made by the
+write path and stored in platform_lifecycles; this module reads it for /models/{slug}/upgrade,
+/resolve, the pages, feeds, webhooks, the scanner and MCP alike, and picks the upgrade's alias that
+keeps the caller's format (docs/lifecycle.md#upgrade-alias).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import queries
-from . import soundness
+from ..fields import PLATFORM_NAMES
+from ..lifecycle import OFFICIAL
 from .index import AliasRow
 from .normalize import decoration
 
-# A product line has tens of working models, not thousands: past this many newer ones, none is sound
-# enough to find (bounds the work of one answer on a registry with huge families).
-SCAN_LIMIT = 64
 
+def upgrade_for(db, row, platform: str = OFFICIAL):
+    """The upgrade of a model (a full row) on a platform, as a full row, or None.
 
-def successor_chain(db, row) -> list:
-    """The models the successor links lead to from row, in order (cycle-safe).
-
-    A link that breaks LINK_RULES (another kind of model, a catch-all family) ends the chain there.
+    Read from platform_lifecycles: a model has a row for its own API and for each platform serving
+    its ids; a platform it has no row for follows its own API's decision.
     """
-    path, seen, current = [], {row["id"]}, row
-    while current["successor_id"] and current["successor_id"] not in seen:
-        following = queries.model_row(db, model_id=current["successor_id"])
-        if following is None or soundness.broken_rules(current, following, soundness.LINK_RULES):
-            break
-        seen.add(following["id"])
-        path.append(following)
-        current = following
-    return path
-
-
-def family_upgrade(db, model, family_id: int | None = None):
-    """The newest working model of a family (model's own unless family_id names another) that is a
-    sound upgrade for model, or None."""
-    family_id = model["family_id"] if family_id is None else family_id
-    # The family's latest first: one indexed row, and the answer whenever it is sound (most often).
-    latest = queries.family_latest(db, family_id)
-    if latest is not None:
-        if soundness.released_after(model, latest):
-            return None   # the newest working model is not newer than this one: none is
-        if latest["id"] != model["id"] and soundness.is_sound(model, latest, soundness.INFERRED_RULES):
-            return latest
-    for seen, candidate in enumerate(queries.working_family_models(db, family_id)):
-        if seen >= SCAN_LIMIT or soundness.released_after(model, candidate):
-            return None   # newest first: every later candidate is older still (or undated)
-        if candidate["id"] != model["id"] and soundness.is_sound(model, candidate, soundness.INFERRED_RULES):
-            return candidate
-    return None
-
-
-def upgrade_for(db, row):
-    """The recommended upgrade row for a model row, or None (docs/api-decisions.md#upgrade).
-
-    The provider's replacement first: follow the successor links to the end; a working end is the
-    answer. Where the chain ends at a deprecated or retired model (or there is none), the newest
-    working model of that model's family that is a sound upgrade for this one; failing that, the
-    last working model on the chain, else the provider's own replacement. A family's latest has no
-    upgrade.
-    """
-    if row["status"] == "latest":
+    lifecycle = queries.platform_lifecycle(db, row["id"], platform)
+    if lifecycle is None and platform != OFFICIAL:
+        lifecycle = queries.platform_lifecycle(db, row["id"], OFFICIAL)
+    if lifecycle is None or lifecycle["upgrade_id"] is None:
         return None
-    path = successor_chain(db, row)
-    if path and soundness.working(path[-1]):
-        return path[-1]
-    inferred = family_upgrade(db, row, path[-1]["family_id"] if path else None)
-    if inferred is not None:
-        return inferred
-    working = [m for m in path if soundness.working(m)]
-    return (working or path or [None])[-1]
+    return queries.model_row(db, model_id=lifecycle["upgrade_id"])
+
+
+def _hub_form(alias: str) -> bool:
+    """A published-weights repo id ('Qwen/Qwen3-8B'): the only official ids with an organisation path."""
+    return "/" in alias
+
+
+def _wanted(matched: AliasRow, query: str | None) -> tuple:
+    """(region, pinned, variant, hub form) the caller's id has: the query's own region prefix and
+    gateway variant (normalization may have stripped them to match) before the matched alias's."""
+    region, pinned, variant = decoration(matched.alias)
+    if query is not None:
+        asked = decoration(query)
+        region, variant = asked[0] or region, asked[2] or variant
+    return (region, pinned, variant, matched.source == "official" and _hub_form(query or matched.alias))
+
+
+def _has(alias: AliasRow) -> tuple:
+    region, pinned, variant = decoration(alias.alias)
+    return (region, pinned, variant, alias.source == "official" and _hub_form(alias.alias))
 
 
 def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query: str | None = None) -> AliasRow | None:
-    """The upgrade model's alias in the matched alias's format (docs/api-decisions.md#upgrade_alias).
+    """The upgrade model's alias in the matched alias's format (docs/lifecycle.md#upgrade-alias).
 
-    query: the string the caller sent; its own region prefix or gateway variant (which
-    normalization may have stripped to match) is kept in preference to the matched alias's.
-
-    Only aliases of the same source qualify (None when there is none). Among them: the one
-    with the same decoration (region prefix, date-pinned vs floating, gateway variant);
-    failing that, the one keeping the most important parts (region first, then pin, then
-    variant); then the source's primary alias (lowest position); then the alias string.
+    query: the string the caller sent; its own region prefix or gateway variant is kept in
+    preference to the matched alias's. Only aliases of the same source qualify (None when there is
+    none). Among them: the one with the same decoration (region prefix, date-pinned vs floating,
+    gateway variant, a hub repo id for a hub repo id); failing that, the one keeping the most
+    important parts (region first, then hub form, then pin, then variant); then the source's
+    primary alias (lowest position); then the alias string.
     """
     same = [a for a in upgrade_aliases if a.source == matched.source]
     if len(same) < 2:   # none, or the only alias of that format: nothing to weigh
         return same[0] if same else None
-    want = decoration(matched.alias)
-    if query is not None:
-        asked = decoration(query)
-        want = (asked[0] or want[0], want[1], asked[2] or want[2])
+    want = _wanted(matched, query)
 
     def key(a: AliasRow) -> tuple:
-        d = decoration(a.alias)
-        return (d != want, d[0] != want[0], d[1] != want[1], d[2] != want[2],
-                a.position, a.alias)
+        d = _has(a)
+        return (d != want, d[0] != want[0], d[3] != want[3], d[1] != want[1], d[2] != want[2], a.position, a.alias)
 
     return min(same, key=key)
 
 
+@dataclass(frozen=True)
+class FormatKept:
+    """Whether the upgrade's alias is served where the caller's id is (its source, region prefix, hub
+    repo form and gateway variant kept), and a note on whatever of the caller's format it could not keep
+    (a dated snapshot moving to a floating id is noted, but is kept: decisions allow that move)."""
+
+    kept: bool
+    note: str | None = None
+
+
+def format_kept(matched: AliasRow, chosen: AliasRow | None, upgrade, query: str | None = None) -> FormatKept:
+    """What of the caller's id format the chosen upgrade alias keeps (docs/lifecycle.md#upgrade-alias)."""
+    where = PLATFORM_NAMES[matched.source]
+    name = upgrade["display_name"]
+    if chosen is None:
+        return FormatKept(False, f"{name} has no id on {where}: no upgrade id in your format.")
+    want, has = _wanted(matched, query), _has(chosen)
+    lost, noted = [], []
+    if want[0] and has[0] != want[0]:
+        lost.append(f"no {want[0]}. cross-region inference profile on {where}; this is its "
+                    + (f"{has[0]}. profile" if has[0] else "in-region id"))
+    if want[3] and not has[3]:
+        lost.append("no Hugging Face repo id; this is its provider API id")
+    if want[2] and has[2] != want[2]:
+        lost.append(f"no :{want[2]} variant on {where}")
+    if want[1] != has[1]:
+        noted.append("no dated snapshot id; this is its floating id" if want[1]
+                     else "no floating id; this is a dated snapshot id")
+    parts = lost + noted
+    return FormatKept(not lost, f"{name} has " + "; and ".join(parts) + "." if parts else None)
+
+
 def upgrade_alias_for(db, matched: AliasRow, upgrade, query: str | None = None) -> AliasRow | None:
     """The alias of the upgrade model (a row) that keeps the matched alias's format, or None."""
-    candidates = [AliasRow(alias=a["alias"], source=a["source"], model_slug=upgrade["slug"],
-                           position=a["position"], release_date=upgrade["release_date"], status=upgrade["status"])
-                  for a in queries.model_aliases(db, upgrade["id"])]
-    return pick_upgrade_alias(matched, candidates, query=query)
+    return pick_upgrade_alias(matched, upgrade_aliases(db, upgrade), query=query)
+
+
+def upgrade_aliases(db, upgrade) -> list[AliasRow]:
+    """An upgrade model's aliases as AliasRows."""
+    return [AliasRow(alias=a["alias"], source=a["source"], model_slug=upgrade["slug"], position=a["position"],
+                     release_date=upgrade["release_date"], status=upgrade["status"])
+            for a in queries.model_aliases(db, upgrade["id"])]

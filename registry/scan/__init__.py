@@ -10,11 +10,10 @@ from dataclasses import asdict, dataclass
 from typing import Iterable
 
 from ..resolve.answers import days_left, shutdown_of
-from ..resolve.soundness import working
+from ..lifecycle import RETIRING, WORKING
 from . import parallel, prefilter, walk
 from .candidates import Matcher, Occurrence
 
-RETIRING = ("deprecated", "sunset")
 DEFAULT_CONFIDENCE = 0.8   # exact (1.0) and normalized (0.8) matches; substring (0.5) is too loose
 
 
@@ -36,7 +35,8 @@ class Finding:
     upgrade: str | None       # the recommended model's slug
     upgrade_status: str | None  # that model's status (an upgrade that is itself retiring is not fixed to)
     upgrade_alias: str | None  # that model's id in the same format as text
-    fixable: bool             # an upgrade_alias of a model that works today
+    upgrade_note: str | None  # what of text's format upgrade_alias could not keep (docs/lifecycle.md#upgrade-alias)
+    fixable: bool             # an upgrade_alias of a model that works today, served where text is
     file: str                 # the path to open
     start: int                # offsets into the file's text
     end: int
@@ -79,13 +79,16 @@ def _finding(path: str, shown: str, occ: Occurrence, answer: dict | None, min_co
     shutdown = shutdown_of(answer["lifecycle"], answer.get("platform_lifecycle"))
     upgrade, alias = answer.get("upgrade"), answer.get("upgrade_alias")
     replacement = in_route(occ.text, alias["alias"]) if alias else None
+    # Never write an id the caller's platform does not serve: a lost region prefix, hub form or variant
+    # (an answer from an older server has no upgrade_alias_kept: its alias kept the source, as before).
+    served = answer.get("upgrade_alias_kept") is not False
     return Finding(
         path=shown, line=occ.line, col=occ.col, end_col=occ.col + len(occ.text), text=occ.text,
         model=model["slug"], display_name=model["display_name"], status=model["status"],
         confidence=answer["confidence"], shutdown=shutdown, days_left=days_left(shutdown),
         upgrade=upgrade["slug"] if upgrade else None, upgrade_status=upgrade["status"] if upgrade else None,
-        upgrade_alias=replacement,
-        fixable=bool(replacement and upgrade and working(upgrade) and replacement != occ.text),
+        upgrade_alias=replacement, upgrade_note=answer.get("upgrade_alias_note"),
+        fixable=bool(replacement and served and upgrade and upgrade["status"] in WORKING and replacement != occ.text),
         file=path, start=occ.start, end=occ.end)
 
 

@@ -12,7 +12,8 @@ import threading
 from functools import partial
 
 from ..db import connect_rw
-from ..merge import lifecycle
+from .. import lifecycle
+from ..merge import lifecycle as lifecycle_store
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -32,7 +33,7 @@ def recompute_on_a_new_day(app) -> None:
             try:
                 conn = connect_rw(path)
                 try:
-                    if lifecycle.refresh_if_stale(conn, day):
+                    if lifecycle_store.refresh_if_stale(conn, day):
                         log.info("statuses recomputed for %s", day)
                 finally:
                     conn.close()

@@ -16,7 +16,7 @@ from functools import partial
 from flask import Response, g, request
 
 from .connection import request_generation
-from ..merge.lifecycle import today
+from ..lifecycle import today
 from .limits import is_admin_path
 from .negotiate import variant
 

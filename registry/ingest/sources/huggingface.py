@@ -109,7 +109,10 @@ def parse(pages: list[Page]) -> list[Record]:
             # Cohere's hub repos carry a c4ai- prefix its API ids lack: the API id matches the curation.
             prefix = REPO_PREFIXES.get(org.lower(), "")
             model_id = name[len(prefix):] if prefix and name.lower().startswith(prefix) else name
-            aliases = [(model_id, "official")] + ([(name, "official")] if model_id != name else [])
+            # The repo id itself is how the weights are named where they are published: the hub's own
+            # id format (docs/lifecycle.md#platforms), kept as an official alias of the open model.
+            aliases = [(model_id, "official")] + ([(name, "official")] if model_id != name else []) \
+                + [(hub_id, "official")]
             records[hub_id] = Record(model_id, provider, fields, aliases)
     return list(records.values())
 

@@ -1,0 +1,88 @@
+"""Each model's lifecycle on each platform that serves it, with the upgrade there (docs/lifecycle.md#platforms).
+
+`official` is the provider's own API: the model's own fields. Another platform (Bedrock `cloud-a`,
+Vertex AI `cloud-b`, the gateway, the `hub` for published weights) has its own status, days and
+replacement where it has a schedule of its own (metadata.platforms); without one, a cloud or the
+gateway follows the model's own lifecycle, and the hub serves the weights for as long as they are
+published, whatever a host does with its copy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .status import DATES, Member, derive, inherited, own_statuses, working
+from .upgrade import View, upgrade_in
+
+OFFICIAL, HUB = "official", "hub"
+
+
+@dataclass
+class Lifecycle:
+    """One model on one platform: its status today, days, named replacement, upgrade and sources."""
+
+    status: str
+    deprecation_date: str | None = None
+    sunset_date: str | None = None
+    successor_id: int | None = None
+    upgrade_id: int | None = None
+    sources: dict = field(default_factory=dict)
+    own_schedule: bool = False   # the days are the platform's own (metadata.platforms), not the model's
+
+
+def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
+    """A model's lifecycle on one platform, given its own status (without the upgrade)."""
+    own_sources = {k: v for k, v in member.sources.items() if k in DATES + ("successor",) and v}
+    if platform == OFFICIAL:
+        return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id,
+                         sources=own_sources)
+    entry = member.schedules.get(platform)
+    if entry:
+        days = {k: entry.get(k) for k in DATES}
+        status = entry.get("status") or derive(days, {}, on) or (own if working(own) else "active")
+        successor = entry.get("successor_id")
+        if successor is None and platform != HUB:
+            successor = member.successor_id
+        source = entry.get("source")
+        return Lifecycle(status, days["deprecation_date"], days["sunset_date"], successor, own_schedule=True,
+                         sources={k: source for k in (*DATES, "status", "successor") if entry.get(k)})
+    if platform == HUB:   # published weights: no host's retirement shuts them down
+        return Lifecycle(own if working(own) else "active")
+    return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id, sources=own_sources)
+
+
+def _families(members: dict) -> dict:
+    """family id -> ids of the models an upgrade may go to, newest release first, undated last."""
+    families: dict = {}
+    for m in members.values():
+        if not m.removed and m.points_to_id is None:
+            families.setdefault(m.family_id, []).append(m)
+    return {fid: [m.id for m in sorted(ms, key=lambda m: (m.release_date or "", m.slug), reverse=True)]
+            for fid, ms in families.items()}
+
+
+def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
+    """(model id, platform) -> Lifecycle for every model on its own API and each platform serving it,
+    upgrades decided in each platform's view."""
+    effective = {mid: inherited(m, members) for mid, m in members.items()}
+    own = own_statuses(effective, on)
+    families = _families(effective)
+    platforms = {p for m in effective.values() for p in m.served} | {OFFICIAL}
+    rows: dict = {}
+    official_view = None
+    for platform in sorted(platforms, key=lambda p: p != OFFICIAL):
+        here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()}
+        status = {mid: lc.status for mid, lc in here.items()}
+        successor = {mid: lc.successor_id for mid, lc in here.items()}
+        served = frozenset(mid for mid, m in effective.items() if platform in m.served) if platform == HUB else None
+        view = View(effective, status, successor, families, family_successor, served)
+        same_as_official = (official_view is not None and served is None and status == official_view.status
+                            and successor == official_view.successor)
+        for mid, m in effective.items():
+            if platform != OFFICIAL and platform not in m.served:
+                continue
+            lc = here[mid]
+            lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same_as_official else upgrade_in(view, mid)
+            rows[(mid, platform)] = lc
+        if platform == OFFICIAL:
+            official_view = view
+    return rows

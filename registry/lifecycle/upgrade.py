@@ -1,0 +1,128 @@
+"""The upgrade decision: final and forward, in one platform's view (docs/lifecycle.md#the-upgrade).
+
+From the model being asked about, take one step at a time until a step changes nothing:
+
+1. from a model that is not working there, follow the replacement chain the provider (or the
+   platform) named, past every link that is not working either, to the first working one;
+2. else move to the newest working model of the line (the chain's end's line, then the model's own)
+   that fits: same kind, same tier, not a smaller size class, released later, never a snapshot of a
+   floating id;
+3. else, for a model that is not working, the newest working fit of the line's successor line (the
+   line the provider named, followed on while a line has no fit).
+
+The answer is the last model reached, when it works there and is not the model asked about. So an
+answer's own upgrade is always null (the steps from it were already taken), and a family's latest
+has none.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, undated
+from .status import Member
+
+# A product line has tens of working models, not thousands: past this many candidates, none is found
+# (bounds one decision on a registry with huge families).
+SCAN_LIMIT = 64
+MAX_STEPS = 32
+
+
+@dataclass
+class View:
+    """One platform's view of the registry: each model's status and named replacement there.
+
+    families: family id -> its candidate members' ids, newest release first (undated last);
+    family_successor: family id -> the line its provider names as successor;
+    served: the ids a caller on this platform may be sent to (None: any, its id format aside).
+    """
+
+    members: dict
+    status: dict
+    successor: dict
+    families: dict
+    family_successor: dict
+    served: frozenset | None = None
+
+    def working(self, model_id: int | None) -> bool:
+        """Can a caller on this platform still call the model?"""
+        return model_id is not None and self.status.get(model_id) in ("active", "latest")
+
+    def chain(self, model_id: int) -> list[int]:
+        """The replacement links from a model, in order (cycle-safe); a link that changes the kind of
+        model ends the chain there."""
+        path, seen, current = [], {model_id}, model_id
+        while True:
+            following = self.successor.get(current)
+            if following is None or following in seen or following not in self.members:
+                return path
+            if broken_rules(self.members[current], self.members[following], LINK_RULES):
+                return path
+            seen.add(following)
+            path.append(following)
+            current = following
+
+    def newest_fit(self, family_id: int, anchor: Member, rules: tuple) -> int | None:
+        """The newest working model of a line that fits anchor by rules, or None."""
+        if not anchor.release_date:
+            rules = undated(rules)
+        for seen, candidate_id in enumerate(self.families.get(family_id, ())):
+            candidate = self.members[candidate_id]
+            if seen >= SCAN_LIMIT:
+                return None
+            if anchor.release_date and candidate.release_date and candidate.release_date <= anchor.release_date:
+                return None   # newest first: every later candidate is older still
+            if candidate_id == anchor.id or not self.working(candidate_id):
+                continue
+            if self.served is not None and candidate_id not in self.served:
+                continue
+            if fits(anchor, candidate, rules):
+                return candidate_id
+        return None
+
+    def successor_lines(self, family_id: int) -> list[int]:
+        """The lines a line's named successors lead to, in order (cycle-safe)."""
+        lines, current = [], family_id
+        while True:
+            current = self.family_successor.get(current)
+            if current is None or current == family_id or current in lines:
+                return lines
+            lines.append(current)
+
+    def step(self, position: int) -> int | None:
+        """Where one step of the decision goes from a model, or None (docstring of this module)."""
+        here = self.members[position]
+        working = self.working(position)
+        end = None
+        if not working:
+            links = self.chain(position)
+            first_working = next((link for link in links if self.working(link)), None)
+            if first_working is not None:
+                return first_working
+            end = self.members[links[-1]] if links else None
+        anchors = ([end] if end is not None else []) + [here]
+        for anchor in anchors:
+            found = self.newest_fit(anchor.family_id, anchor, FIT_RULES)
+            if found is not None:
+                return found
+        if working:
+            return None
+        for anchor in anchors:
+            for line in self.successor_lines(anchor.family_id):
+                found = self.newest_fit(line, anchor, LINE_RULES)
+                if found is not None:
+                    return found
+        return None
+
+
+def upgrade_in(view: View, model_id: int) -> int | None:
+    """The upgrade of a model in a platform's view: final and forward, or None."""
+    if view.status.get(model_id) == "latest":
+        return None
+    position, seen = model_id, {model_id}
+    for _ in range(MAX_STEPS):
+        following = view.step(position)
+        if following is None or following in seen:
+            break
+        seen.add(following)
+        position = following
+    return position if position != model_id and view.working(position) else None
