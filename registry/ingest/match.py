@@ -41,6 +41,11 @@ class Matcher:
             if "@" in alias:
                 self.vertex_names.setdefault(alias.split("@", 1)[0].lower(), set()).add(slug)
 
+    def foreign(self, alias: str, provider: str | None) -> bool:
+        """Does another provider's model hold this alias (a provider's record may not take it)?"""
+        owner = self.aliases.get(alias)
+        return bool(provider) and owner is not None and self.owner.get(owner, (provider,))[0] != provider
+
     def find(self, model_id: str, aliases=()) -> str | None:
         """The slug of the known model an id (or one of its aliases) names, or None."""
         for name in (model_id, *aliases):
@@ -77,7 +82,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         if record.skip:
             tally[record.skip] += 1
             continue
-        names = [a for a, _ in record.aliases]
+        # An alias another provider's model holds is no way into that model (refused below, alone).
+        names = [a for a, _ in record.aliases if not matcher.foreign(a, record.provider)]
         slug = matcher.find(record.model_id, names)
         if slug is None and "cloud-b" in record.fields.get("platforms", {}):
             slug = matcher.find_vertex(record.model_id)
@@ -114,8 +120,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         positions = {}
         for alias, alias_source in record.aliases:
             owner = matcher.aliases.get(alias)
-            if owner is not None and owner != slug and record.provider \
-                    and matcher.owner.get(owner, (record.provider,))[0] != record.provider:
+            if owner != slug and matcher.foreign(alias, record.provider):
                 tally["refused: another provider's alias"] += 1
                 refused.append(f"{record.provider}/{record.model_id}: alias {alias} is {owner}'s"
                                f" ({matcher.owner[owner][0]})")

@@ -1,0 +1,79 @@
+"""Sources stay in their lane (docs/lifecycle.md#sources-stay-in-their-lane): each upstream, in its own
+response shape, claiming another provider's model, alias or replacement, is refused and listed in the
+run's details; the model it claimed keeps its own facts."""
+import json
+from pathlib import Path
+
+import pytest
+
+from registry.ingest.runner import run_source
+from registry.ingest.snapshots import save_pages
+from registry.ingest.records import Page
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def first_item(source: str) -> dict:
+    """The first listed item of a source's seed page: a real record of its shape to plant a claim in."""
+    body = json.loads((ROOT / "seeds" / source / "page-001.json").read_text())
+    items = body if isinstance(body, list) else next(v for v in body.values() if isinstance(v, list))
+    return dict(items[0])
+
+
+def page(source: str, item: dict):
+    """A one-page listing of that source holding only item."""
+    body = json.loads((ROOT / "seeds" / source / "page-001.json").read_text())
+    if isinstance(body, list):
+        return [item]
+    key = next(k for k, v in body.items() if isinstance(v, list))
+    return {**{k: v for k, v in body.items() if not isinstance(v, list)}, key: [item], **(
+        {"has_more": False} if "has_more" in body else {})}
+
+
+CLAIMS = [
+    # OpenAI's listing naming Anthropic's model, with a shutdown day
+    ("vendor-a-api", {**first_item("vendor-a-api"), "id": "claude-sonnet-4-5-20250929", "shutdown_date": "2026-01-01"},
+     "openai/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of openai"),
+    # Anthropic's listing naming Meta's open model
+    ("vendor-b-api", {**first_item("vendor-b-api"), "id": "Llama-3.1-8B-Instruct", "retires_at": "2026-01-01T00:00:00Z",
+                      "lifecycle": "deprecated"},
+     "anthropic/Llama-3.1-8B-Instruct -> llama-3.1-8b-instruct: a model of meta, not of anthropic"),
+    ("vendor-c-api", {**first_item("vendor-c-api"), "name": "models/claude-sonnet-4-5-20250929"},
+     "google/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of google"),
+    ("vendor-d-api", {**first_item("vendor-d-api"), "id": "claude-sonnet-4-5-20250929"},
+     "mistral/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of mistral"),
+    ("vendor-e-api", {**first_item("vendor-e-api"), "name": "claude-sonnet-4-5-20250929", "is_deprecated": True},
+     "cohere/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of cohere"),
+    # xAI's alias list taking Anthropic's alias for its own new model
+    ("vendor-f-api", {**first_item("vendor-f-api"), "id": "grok-x", "aliases": ["claude-3-5-sonnet-latest"]},
+     "xai/grok-x: alias claude-3-5-sonnet-latest is claude-3-5-sonnet-20241022's (anthropic)"),
+    # a feed row naming one provider and another's model
+    ("deprecation-feed", {"provider": "OpenAI", "model_id": "claude-sonnet-4-5-20250929", "announcement_date": "2026-01-01",
+                          "shutdown_date": "2026-02-01", "replacement_models": []},
+     "openai/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of openai"),
+    # a feed row of Anthropic naming another provider's model as the replacement
+    ("deprecation-feed", {"provider": "Anthropic", "model_id": "claude-3-5-sonnet-20241022", "shutdown_date": "2026-02-01",
+                          "replacement_models": ["Llama-3.1-8B-Instruct"]},
+     "anthropic/claude-3-5-sonnet-20241022: replacement llama-3.1-8b-instruct is meta's"),
+    # a hub repo of one organisation named like another provider's model
+    ("model-hub", {**first_item("model-hub"), "id": "meta-llama/claude-sonnet-4-5-20250929"},
+     "meta/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of meta"),
+    # the hub writes only published weights, even of the provider it names
+    ("model-hub", {**first_item("model-hub"), "id": "anthropic/claude-sonnet-4-5-20250929"},
+     "anthropic/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: not an open-weights model"),
+]
+
+
+@pytest.mark.parametrize("source, item, refused", CLAIMS, ids=[f"{c[0]}-{i}" for i, c in enumerate(CLAIMS)])
+def test_a_claim_on_another_lane_is_refused(app, client, tmp_path, source, item, refused):
+    before = client.get("/api/v1/models/claude-sonnet-4-5-20250929").get_json()
+    save_pages(str(tmp_path), source, [Page(page(source, item))])
+    result = run_source(app.config["DATABASE"], source, offline=True, seeds_dir=str(tmp_path))
+    assert result.status == "completed", result.error
+    assert any(line.startswith(refused) for line in result.details["refused"]), result.details
+    assert sum(n for why, n in result.details["outcomes"].items() if why.startswith("refused")) >= 1
+    after = client.get("/api/v1/models/claude-sonnet-4-5-20250929").get_json()
+    assert (after["status"], after["sunset_date"], after["metadata"]) == (before["status"], before["sunset_date"],
+                                                                         before["metadata"])
+    resolved = client.get("/api/v1/resolve", query_string={"q": "claude-3-5-sonnet-latest"}).get_json()
+    assert resolved["matched_model"]["slug"] == "claude-3-5-sonnet-20241022"
