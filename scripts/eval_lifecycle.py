@@ -11,8 +11,10 @@ app, through its own HTTP interface, about every row of tests/data/lifecycle_dev
   Vertex AI row), that cloud's; rows whose status is `unknown` are not counted;
 - sunset_date: the model's sunset_date, or that cloud's for its id, equals the row's (both absent
   counts as right);
-- upgrade: for rows naming replacements, /models/{slug}/upgrade names a replacement, or a
-  model that the replacement's successor chain leads to.
+- upgrade: for rows naming replacements, the upgrade /resolve gives the row's identifier (its
+  platform's) is a replacement, a model
+  that the replacement's successor chain leads to, or where the registry moves on from one of
+  them (its own upgrade: decisions 10, the answer is final).
 
     python3 scripts/eval_lifecycle.py [--db PATH] [--today DATE] [--verbose]
 """
@@ -69,14 +71,19 @@ def evaluate(client, rows: list[dict]) -> dict:
             misses.append(("sunset_date", row["model"], row["sunset_date"], got_sunset))
         if row["replacements"]:
             score["upgrade"][1] += 1
-            up = None
-            if model:
-                up = (client.get(f"/api/v1/models/{model['slug']}/upgrade").get_json() or {}).get("upgrade")
+            # the upgrade /resolve answers for the row's identifier: its platform's (docs/lifecycle.md#platforms)
+            up = body.get("upgrade") if known else None
             good = set()
             for rep in row["replacements"]:
                 rr = client.get("/api/v1/resolve", query_string={"q": rep})
                 if rr.status_code == 200 and rr.get_json()["confidence"] >= 0.8:
-                    good.update(chain(client, rr.get_json()["matched_model"]["slug"]))
+                    links = chain(client, rr.get_json()["matched_model"]["slug"])
+                    good.update(links)
+                    # where the registry moves on from one of them (docs/lifecycle.md#the-upgrade: final)
+                    for link in links:
+                        onward = (client.get(f"/api/v1/models/{link}/upgrade").get_json() or {}).get("upgrade")
+                        if onward:
+                            good.add(onward["slug"])
             ok = up is not None and up["slug"] in good
             score["upgrade"][0] += ok
             if not ok:

@@ -80,6 +80,10 @@ ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", su
     # open weights never move to a smaller size class
     ([m("llama-70b", "llama", "2024-01-01", sunset_date="2025-01-01", parameter_count=70 * 10**9),
       m("llama-8b", "llama", "2025-01-01", parameter_count=8 * 10**9)], None, {"llama-70b": ("sunset", None)}),
+    # no working fit anywhere: the provider's replacement that still answers (deprecated) is the last resort
+    ([m("acme-chat-1", "acme-chat", "2024-01-01", sunset_date="2025-01-01", successor="acme-next-1"),
+      m("acme-next-1", "acme-next", "2025-01-01", sunset_date="2027-01-01")], None,
+     {"acme-chat-1": ("sunset", "acme-next-1"), "acme-next-1": ("deprecated", None)}),
     # a retiring model with no release date moves to a dated working line-mate
     ([m("acme-chat-old", "acme-chat", None, sunset_date="2025-01-01"), m("acme-chat-9", "acme-chat", "2026-01-01")],
      None, {"acme-chat-old": ("sunset", "acme-chat-9")}),

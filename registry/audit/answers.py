@@ -66,7 +66,7 @@ def retiring_without_upgrade(reg: Registry) -> list:
         fit = next((m for m in reg.newest_first
                     if reg.provider[m.id] == reg.provider[model_id] and m.points_to_id is None and not m.removed
                     and m.open_weights == x.open_weights   # a hosted line and published weights are other products
-                    and (platform != rules.HUB or rules.HUB in m.served)
+                    and (platform == rules.OFFICIAL or platform in m.served)   # a fit the caller's platform serves
                     and reg.working_on(m.id, platform) and fits(x, m, rules_here)), None)
         if fit is not None:
             found.append(f"{x.slug} [{platform}] is {row['status']} with no upgrade, though {fit.slug} fits")
@@ -74,14 +74,14 @@ def retiring_without_upgrade(reg: Registry) -> list:
 
 
 def upgrades_not_final(reg: Registry) -> list:
-    """(b) An upgrade whose own upgrade (on the same platform) is another model, or that does not work."""
+    """(b) An upgrade whose own upgrade (on the same platform) is another model, or that is shut down there."""
     found = []
     for (model_id, platform), row in sorted(reg.stored.items(), key=lambda kv: (reg.slug(kv[0][0]), kv[0][1])):
         upgrade = row["upgrade_id"]
         if upgrade is None:
             continue
-        if not reg.working_on(upgrade, platform):
-            found.append(f"{reg.slug(model_id)} [{platform}] -> {reg.slug(upgrade)}, which does not work there")
+        if reg.lifecycle(upgrade, platform)["status"] == "sunset":
+            found.append(f"{reg.slug(model_id)} [{platform}] -> {reg.slug(upgrade)}, which is shut down there")
             continue
         further = reg.lifecycle(upgrade, platform)["upgrade_id"]
         if further is not None:

@@ -8,11 +8,13 @@ From the model being asked about, take one step at a time until a step changes n
    that fits: same kind, same tier, not a smaller size class, released later, never a snapshot of a
    floating id;
 3. else, for a model that is not working, the newest working fit of the line's successor line (the
-   line the provider named, followed on while a line has no fit).
+   line the provider named, followed on while a line has no fit);
+4. else, for a model that is not working, the first replacement on its chain that still answers
+   (deprecated, not yet shut down): the provider's word is still better than nothing.
 
-The answer is the last model reached, when it works there and is not the model asked about. So an
-answer's own upgrade is always null (the steps from it were already taken), and a family's latest
-has none.
+The answer is the last model reached, when it still answers there and is not the model asked about.
+So an answer's own upgrade is always null (the steps from it were already taken), and a family's
+latest has none.
 """
 from __future__ import annotations
 
@@ -88,17 +90,22 @@ class View:
                 return lines
             lines.append(current)
 
+    def callable(self, model_id: int | None) -> bool:
+        """Does the model still answer there (working, or deprecated before its shutdown)?"""
+        return model_id is not None and self.status.get(model_id) in ("active", "latest", "deprecated")
+
     def step(self, position: int) -> int | None:
         """Where one step of the decision goes from a model, or None (docstring of this module)."""
         here = self.members[position]
         working = self.working(position)
-        end = None
+        end = still_answers = None
         if not working:
             links = self.chain(position)
             first_working = next((link for link in links if self.working(link)), None)
             if first_working is not None:
                 return first_working
             end = self.members[links[-1]] if links else None
+            still_answers = next((link for link in links if self.callable(link)), None)
         anchors = ([end] if end is not None else []) + [here]
         for anchor in anchors:
             found = self.newest_fit(anchor.family_id, anchor, FIT_RULES)
@@ -111,7 +118,7 @@ class View:
                 found = self.newest_fit(line, anchor, LINE_RULES)
                 if found is not None:
                     return found
-        return None
+        return still_answers
 
 
 def upgrade_in(view: View, model_id: int) -> int | None:
@@ -125,4 +132,4 @@ def upgrade_in(view: View, model_id: int) -> int | None:
             break
         seen.add(following)
         position = following
-    return position if position != model_id and view.working(position) else None
+    return position if position != model_id and view.callable(position) else None
