@@ -9,6 +9,8 @@ decoration whenever the upgrade has such an alias; (f) no bare product word reso
 """
 from __future__ import annotations
 
+from datetime import date
+
 from .. import lifecycle as rules
 from ..lifecycle.fit import FIT_RULES, fits, undated
 from ..resolve import answer_match
@@ -34,6 +36,11 @@ class Registry:
         self.ids = {r["slug"]: mid for mid, r in self.rows.items()}
         self.newest_first = sorted(self.members.values(), key=lambda m: (m.release_date or "", m.slug), reverse=True)
         self._answers: dict = {}
+        day = conn.execute("SELECT value FROM registry_state WHERE key = 'status_day'").fetchone()
+        on = date.fromordinal(day[0]).isoformat() if day else rules.today()
+        # the rules' own views of the day the stored rows were decided for: the paths their steps take
+        self.views = {platform: view for platform, (view, _) in rules.views(self.members, self.family_successor,
+                                                                             on).items()}
 
     def slug(self, model_id) -> str:
         """A model id's slug."""
@@ -170,12 +177,13 @@ def upgrade_differs_by_id(reg: Registry) -> list:
 
 
 def _schedules_matter(reg: Registry, model_id: int, platform: str, got, own) -> bool:
-    """Does a platform schedule explain a different upgrade: the model's own, or that of the model's own
-    upgrade, or of the platform's answer (its lifecycle there differs from its own)?"""
-    for mid in (model_id, got, own):
-        if mid is not None and mid in reg.members and platform in reg.members[mid].schedules:
-            return True
-    return any(platform in m.schedules for m in reg.members.values() if m.family_id == reg.members[model_id].family_id)
+    """Does a schedule of that platform explain a different upgrade: does a model the decision visits
+    there, or in the model's own view, or the model's own upgrade, have one?"""
+    visited = set()
+    for view in (reg.views[platform], reg.views[rules.OFFICIAL]):
+        for position in rules.path(view, model_id):   # each step, and the replacement links it walked past
+            visited |= {position, *view.chain(position)}
+    return any(platform in reg.members[mid].schedules for mid in visited | {got, own} if mid in reg.members)
 
 
 INVARIANTS = {

@@ -11,9 +11,9 @@ stores the answers (models.status, platform_lifecycles); the read path (`registr
 feeds, the scanner, MCP) reads what was stored and counts days with `today()`. Nothing here imports
 Flask, SQLite or another registry package.
 """
-from .platforms import HUB, OFFICIAL, Lifecycle, lifecycles, on_platform
+from .platforms import HUB, OFFICIAL, Lifecycle, lifecycles, on_platform, views
 from .status import RETIRING, WORKING, Member, derive, own_statuses, today, working
-from .upgrade import View, upgrade_in
+from .upgrade import View, path, upgrade_in
 
 __all__ = ["HUB", "OFFICIAL", "RETIRING", "WORKING", "Lifecycle", "Member", "View", "derive", "lifecycles",
-           "on_platform", "own_statuses", "today", "upgrade_in", "working"]
+           "on_platform", "own_statuses", "path", "today", "upgrade_in", "views", "working"]

@@ -60,29 +60,36 @@ def _families(members: dict) -> dict:
             for fid, ms in families.items()}
 
 
-def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
-    """(model id, platform) -> Lifecycle for every model on its own API and each platform serving it,
-    upgrades decided in each platform's view."""
+def views(members: dict, family_successor: dict, on: str) -> dict:
+    """platform -> (View, {id: Lifecycle without the upgrade}) for the model's own API and every
+    platform serving some model; members as loaded (floating ids' inheritance applied here)."""
     effective = {mid: inherited(m, members) for mid, m in members.items()}
     own = own_statuses(effective, on)
     families = _families(effective)
-    platforms = {p for m in effective.values() for p in m.served} | {OFFICIAL}
-    rows: dict = {}
-    official_view = None
-    for platform in sorted(platforms, key=lambda p: p != OFFICIAL):
+    out = {}
+    for platform in sorted({p for m in effective.values() for p in m.served} | {OFFICIAL}, key=lambda p: p != OFFICIAL):
         here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()}
-        status = {mid: lc.status for mid, lc in here.items()}
-        successor = {mid: lc.successor_id for mid, lc in here.items()}
         served = frozenset(mid for mid, m in effective.items() if platform in m.served) if platform == HUB else None
-        view = View(effective, status, successor, families, family_successor, served)
-        same_as_official = (official_view is not None and served is None and status == official_view.status
-                            and successor == official_view.successor)
-        for mid, m in effective.items():
+        view = View(effective, {mid: lc.status for mid, lc in here.items()},
+                    {mid: lc.successor_id for mid, lc in here.items()}, families, family_successor, served)
+        out[platform] = (view, here)
+    return out
+
+
+def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
+    """(model id, platform) -> Lifecycle for every model on its own API and each platform serving it,
+    upgrades decided in each platform's view."""
+    rows: dict = {}
+    decided = views(members, family_successor, on)
+    official = decided[OFFICIAL][0]
+    for platform, (view, here) in decided.items():
+        # A platform whose view is the model's own decides the same upgrades: computed once.
+        same = platform != OFFICIAL and view.served is None and view.status == official.status \
+            and view.successor == official.successor
+        for mid, m in view.members.items():
             if platform != OFFICIAL and platform not in m.served:
                 continue
             lc = here[mid]
-            lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same_as_official else upgrade_in(view, mid)
+            lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same else upgrade_in(view, mid)
             rows[(mid, platform)] = lc
-        if platform == OFFICIAL:
-            official_view = view
     return rows

@@ -121,15 +121,20 @@ class View:
         return still_answers
 
 
+def path(view: View, model_id: int) -> list[int]:
+    """The models the decision's steps visit from a model, in order (the model itself first)."""
+    visited = [model_id]
+    if view.status.get(model_id) == "latest":
+        return visited
+    for _ in range(MAX_STEPS):
+        following = view.step(visited[-1])
+        if following is None or following in visited:
+            break
+        visited.append(following)
+    return visited
+
+
 def upgrade_in(view: View, model_id: int) -> int | None:
     """The upgrade of a model in a platform's view: final and forward, or None."""
-    if view.status.get(model_id) == "latest":
-        return None
-    position, seen = model_id, {model_id}
-    for _ in range(MAX_STEPS):
-        following = view.step(position)
-        if following is None or following in seen:
-            break
-        seen.add(following)
-        position = following
+    position = path(view, model_id)[-1]
     return position if position != model_id and view.callable(position) else None
