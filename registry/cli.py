@@ -1,4 +1,5 @@
 """Command-line interface: `flask --app registry ...` and the `registry` console script."""
+import os
 import sqlite3
 import sys
 import traceback
@@ -26,10 +27,15 @@ from .curation.report import curation_report
 @with_appcontext
 @click.option("--check", is_flag=True, help="Validate only; apply nothing.")
 @click.option("--report", "show_report", is_flag=True, help="List what curators should look at.")
+@click.option("--drift", "show_drift", is_flag=True,
+              help="List curated lifecycle values a source (its last run, or its seeds/ snapshot) contradicts;"
+                   " exit 1 when one is not explained by a comment.")
 @click.option("--verbose", is_flag=True, help="Print the traceback of an unexpected error.")
-def curate_command(check, show_report, verbose):
+def curate_command(check, show_report, show_drift, verbose):
     """Validate the curation directory and apply it (tier 4: overrides every source)."""
     path = current_app.config["DATABASE"]
+    if show_drift:
+        sys.exit(_drift(path, current_app.config["CURATION_DIR"], current_app.config["SEEDS_DIR"]))
     if show_report:
         ensure_schema(path)
         conn = connect_rw(path)
@@ -174,6 +180,25 @@ def serve_command():
         conn.close()
     from .server import serve   # gunicorn is imported only by the command that needs it
     serve()
+
+
+def _drift(path: str, directory: str, seeds_dir: str) -> int:
+    """Print the drift report (docs/curating.md#drift); 1 when a contradiction is not explained."""
+    from . import lifecycle as rules
+    from .curation import drift
+    if not os.path.exists(path):
+        click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+        return 2
+    cur = read_curation(directory)
+    conn = connect_ro(path)
+    try:
+        curated, on = drift.curated_values(conn), rules.today()
+        found = drift.explain(drift.last_runs(conn, curated, on) + drift.seeds(conn, curated, seeds_dir, on),
+                              cur.field_lines, directory)
+    finally:
+        conn.close()
+    click.echo(drift.report(found))
+    return 1 if any(not d.kept_because for d in found) else 0
 
 
 @click.command("audit")

@@ -190,7 +190,6 @@ def model_detail(db, row) -> dict:
     model = model_summary(row)
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
     metadata = json.loads(row["metadata"]) if row["metadata"] else None
-    target = model_row(db, slug=metadata.get("points_to")) if metadata and metadata.get("points_to") else None
     model.update({
         "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
@@ -198,14 +197,16 @@ def model_detail(db, row) -> dict:
                     for a in model_aliases(db, row["id"])],
         "metadata": metadata,
         "created_at": row["created_at"], "updated_at": row["updated_at"],
-        "points_to": _pointer(target, metadata),
+        "points_to": points_to(db, row),
         "platforms": [platform_dict(r) for r in platform_lifecycles(db, row["id"])],
     })
     return model
 
 
-def _pointer(target, metadata) -> dict | None:
-    """A floating id's target: {slug, display_name, status, source}, or None."""
+def points_to(db, row) -> dict | None:
+    """A floating id's target (docs/lifecycle.md#floating-ids): {slug, display_name, status, source}, or None."""
+    metadata = json.loads(row["metadata"]) if row["metadata"] else {}
+    target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
     if target is None:
         return None
     return {"slug": target["slug"], "display_name": target["display_name"], "status": target["status"],

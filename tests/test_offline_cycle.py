@@ -74,22 +74,47 @@ def test_new_models_are_resolvable_and_placed(cycle):
         assert client.get("/api/v1/resolve", query_string={"q": alias[0]}).get_json()["matched_model"]["slug"] == slug
 
 
-def test_shipped_registry_passes_the_audit(cycle):
+@pytest.fixture(scope="module", params=["2026-11-21", "2026-11-26"])
+def shipped_on(request, cycle, tmp_path_factory):
+    """A copy of the shipped registry with its lifecycles decided for a day (the cycle's, and 2026-11-26)."""
+    import os
+    import shutil
+
+    from registry.merge import lifecycle
+    _, conn, _, _ = cycle
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    copy = tmp_path_factory.mktemp("on") / "registry.db"
+    shutil.copy(conn.execute("PRAGMA database_list").fetchone()[2], copy)
+    before, os.environ["REGISTRY_TODAY"] = os.environ.get("REGISTRY_TODAY"), request.param
+    mine = connect_rw(str(copy))
+    lifecycle.refresh_if_stale(mine, request.param)
+    yield request.param, mine, copy
+    mine.close()
+    os.environ["REGISTRY_TODAY"] = before
+
+
+def test_shipped_registry_passes_the_audit(shipped_on):
     """Every invariant of docs/lifecycle.md#the-audit holds on the registry `make run` builds."""
     from registry.audit import audit
     from registry.audit.answers import INVARIANTS
     from registry.curation.reader import read_curation
-    _, conn, _, _ = cycle
+    _, conn, _ = shipped_on
     findings = audit(conn, read_curation(ROOT / "curation"), ROOT / "curation")
     assert set(INVARIANTS) <= set(findings)
     assert {kind: items for kind, items in findings.items() if items} == {}
 
 
-def test_the_audit_command_exits_0_on_the_shipped_registry(cycle):
-    app, _, _, _ = cycle
+def test_the_audit_and_drift_commands_exit_0_on_the_shipped_registry(shipped_on):
+    from registry import create_app
+    _, _, copy = shipped_on
+    app = create_app({"TESTING": True, "DATABASE": str(copy), "SEEDS_DIR": str(ROOT / "seeds"),
+                      "CURATION_DIR": str(ROOT / "curation")})
     result = app.test_cli_runner().invoke(args=["audit"])
     assert result.exit_code == 0, result.output
     assert "0 finding(s)." in result.output
+    drift = app.test_cli_runner().invoke(args=["curate", "--drift"])
+    assert drift.exit_code == 0, drift.output
+    assert "Curated values a source contradicts (0)" in drift.output
 
 
 def test_every_feed_record_is_accounted_for(cycle):

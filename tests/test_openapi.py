@@ -143,3 +143,20 @@ def test_text_pattern_agrees_with_the_app(client, value, valid):
     pattern = SCHEMAS["QueryText"]["pattern"]
     assert bool(re.search(pattern, value)) is valid
     assert (client.get("/api/v1/search", query_string={"q": value}).status_code == 200) is valid
+
+
+@pytest.mark.parametrize("url, schema", [
+    ("/api/v1/resolve?q=claude-3-5-sonnet-20241022", "Resolution"),
+    ("/api/v1/resolve?q=us.anthropic.claude-3-5-sonnet-20241022-v2:0", "Resolution"),
+    ("/api/v1/resolve?q=claude-sonnet-4-5", "Resolution"),
+    ("/api/v1/models/claude-3-5-sonnet-20241022", "ModelDetail"),
+    ("/api/v1/models/llama-3.1-8b-instruct", "ModelDetail"),
+])
+def test_answers_match_their_schema(client, url, schema):
+    """The lifecycle fields beside the interface's (platform_lifecycle, upgrade_alias_kept and _note,
+    platforms, points_to) are described exactly as they are answered (docs/lifecycle.md)."""
+    from jsonschema import Draft202012Validator
+    document = {**DOC, "$ref": f"#/components/schemas/{schema}"}
+    body = client.get(url).get_json()
+    errors = sorted(Draft202012Validator(document).iter_errors(body), key=str)
+    assert errors == [], [e.message for e in errors]

@@ -402,7 +402,7 @@ def test_mistral_alias_cards_folded_and_fine_tunes_skipped():
     small = records["mistral-small-2603"]
     assert ("mistral-small-latest", "official") in small.aliases and small.fields["capabilities"]["vision"] is True
     old = records["codestral-2501"].fields
-    assert old["deprecation_date"] == "2026-01-31"
+    assert old["sunset_date"] == "2026-01-31" and "deprecation_date" not in old   # the retirement day
     assert old["successor"] == "codestral-2508"          # codestral-latest resolved to its dated card
     assert "deprecated" not in old
     assert ("mistral-embed-2312", "official") in records["mistral-embed"].aliases

@@ -3,6 +3,8 @@ import traceback
 from dataclasses import dataclass
 
 from ..config import source_key, source_url
+from ..curation import drift
+from ..lifecycle import today
 from ..db import connect_rw
 from ..merge.facts import replace_facts
 from ..merge.runs import RunError, describe, recorded_run, start_run_or_refuse
@@ -85,6 +87,9 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
 
             def write(conn):
                 facts, aliases, run.details = records_to_facts(conn, source, records)
+                contradicted = drift.compare(drift.curated_values(conn), drift.by_model(facts), source, today())
+                if contradicted:   # what this source says against curation (docs/curating.md#drift)
+                    run.details["contradicts_curation"] = [d.line() for d in contradicted]
                 replace_facts(conn, source, facts, aliases)
             run.apply(write)
         return RunResult(source, run_id, "completed", run.added, run.updated, details=run.details)

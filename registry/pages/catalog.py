@@ -22,6 +22,7 @@ def model(slug):
     nearby = timeline.around(family_rows, slug, upgrade["slug"] if upgrade else None)
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
+                  why=present.explain_upgrade(row, upgrade, successor), points_to=queries.points_to(db, row),
                   successor=successor, provenance=present.provenance(row),
                   changes=present.changes(change_queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=days_left(row["sunset_date"], today()),

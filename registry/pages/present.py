@@ -15,6 +15,7 @@ from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
 
 PLATFORMS = PLATFORM_NAMES
+PLATFORM_ORDER = tuple(PLATFORM_NAMES)
 # Why a model has its status (docs/api-decisions.md#lifecycle), in a sentence.
 STATUS_TEXT = {
     "latest": "the newest working release of its family",
@@ -36,14 +37,43 @@ def _alias_rows(db, row) -> list:
 
 
 def platform_ids(db, row) -> list:
-    """The model's ids per platform, primary first: [{source, label, ids, schedule}] in ALIAS_SOURCES order.
+    """The model on each platform serving it, in PLATFORMS order: [{source, label, ids, lifecycle}].
 
-    schedule: that cloud's own retirement days for its id (metadata.platforms), when it has them.
+    ids: its ids there, primary first (a published-weights repo id is the hub's); lifecycle: that
+    platform's status, days, whether they are its own schedule, and its upgrade there when it differs
+    from the model's own (queries.platform_dict, docs/lifecycle.md#platforms).
     """
-    aliases, schedules = _alias_rows(db, row), metadata(row).get("platforms") or {}
-    return [{"source": source, "label": PLATFORMS[source],
-             "ids": [a.alias for a in aliases if a.source == source], "schedule": schedules.get(source)}
-            for source in ALIAS_SOURCES if any(a.source == source for a in aliases)]
+    aliases = _alias_rows(db, row)
+    lifecycles = {r["platform"]: queries.platform_dict(r) for r in queries.platform_lifecycles(db, row["id"])}
+    own_upgrade = (lifecycles.get("official") or {}).get("upgrade")
+
+    def where(alias: AliasRow) -> str:
+        return "hub" if alias.source == "official" and "/" in alias.alias and "hub" in lifecycles else alias.source
+
+    shown = []
+    for platform in PLATFORM_ORDER:
+        ids = [a.alias for a in aliases if where(a) == platform]
+        if not ids:
+            continue
+        lifecycle = lifecycles.get(platform)
+        if lifecycle is not None and lifecycle["upgrade"] == own_upgrade:
+            lifecycle = {**lifecycle, "upgrade": None}   # the same move as the model's own: said once, above
+        shown.append({"source": platform, "label": PLATFORMS[platform], "ids": ids, "lifecycle": lifecycle})
+    return shown
+
+
+def explain_upgrade(row, upgrade, successor) -> str:
+    """Why the upgrade is what it is, in a sentence's tail (docs/lifecycle.md#the-upgrade)."""
+    if upgrade is None:
+        return ""
+    if successor is not None and successor["slug"] == upgrade["slug"]:
+        return f", the replacement {row['provider_name']} named"
+    if successor is not None:
+        return (f": {row['provider_name']} named {successor['display_name']} as the replacement, and this is where"
+                " that line goes on (its newest working release of the same kind and tier)")
+    if upgrade["family_slug"] != row["family_slug"]:
+        return f", the newest working release of {upgrade['family_name']}, the line {row['provider_name']} names next"
+    return ", the newest working release of its family of the same kind, tier and size"
 
 
 def upgrade_ids(db, row, upgrade) -> list:
