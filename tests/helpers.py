@@ -54,6 +54,7 @@ def load_script(name: str):
     try:
         spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module   # dataclasses look their module up while the class is made
         spec.loader.exec_module(module)
         return module
     finally:
