@@ -27,6 +27,7 @@ for extra in (ROOT, ROOT / "scripts"):
         sys.path.append(str(extra))
 
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
+from registry import lifecycle as rules  # noqa: E402
 from registry.merge import changes, lifecycle  # noqa: E402
 from registry.search import documents  # noqa: E402
 from registry.curation.apply import apply_curation  # noqa: E402
@@ -94,7 +95,7 @@ def build_synthetic(path: Path, n: int, seed: int) -> dict:
     start = time.perf_counter()
     rnd = random.Random(seed)
     raw = list(bench_search.synthetic_models(n, rnd))
-    today = date.fromisoformat(lifecycle.today())
+    today = date.fromisoformat(rules.today())
     providers = bench_search.PROVIDERS
     families, models, alias_rows, taken = {}, [], [], set()
     for i, (provider, stem, slug, display, version, release, _status, aliases) in enumerate(raw, 1):

@@ -9,6 +9,7 @@ provider named as a line's successor is too, so a fit there need not keep the ti
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .status import Member
 
@@ -30,6 +31,7 @@ def size_class(parameter_count) -> int | None:
     return sum(parameter_count >= bound for bound in SIZE_CLASS_BOUNDS)
 
 
+@lru_cache(maxsize=1 << 17)   # asked for every candidate a decision weighs: once per slug instead
 def tiers(slug: str) -> frozenset:
     """The tier words in a model's slug."""
     return frozenset(_WORDS.findall(slug)) & TIER_WORDS

@@ -31,7 +31,7 @@ class Lifecycle:
 
 def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
     """A model's lifecycle on one platform, given its own status (without the upgrade)."""
-    own_sources = {k: v for k, v in member.sources.items() if k in DATES + ("successor",) and v}
+    own_sources = {k: member.sources[k] for k in DATES + ("successor",) if member.sources.get(k)}
     if platform == OFFICIAL:
         return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id,
                          sources=own_sources)
@@ -66,13 +66,20 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
     effective = {mid: inherited(m, members) for mid, m in members.items()}
     own = own_statuses(effective, on)
     families = _families(effective)
-    out = {}
-    for platform in sorted({p for m in effective.values() for p in m.served} | {OFFICIAL}, key=lambda p: p != OFFICIAL):
-        here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()}
+    mine = {mid: on_platform(m, OFFICIAL, own[mid], on) for mid, m in effective.items()}
+    out = {OFFICIAL: (View(effective, {mid: lc.status for mid, lc in mine.items()},
+                           {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor), mine)}
+    official = out[OFFICIAL][0]
+    for platform in sorted({p for m in effective.values() for p in m.served} - {OFFICIAL}):
+        # Only the models served there or with a schedule of that platform differ from their own lifecycle:
+        # the rest of the view is the model's own (at 50k models, most of them).
+        here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()
+                if platform in m.served or platform in m.schedules}
+        status, successor = dict(official.status), {} if platform == HUB else dict(official.successor)
+        status.update((mid, lc.status) for mid, lc in here.items())
+        successor.update((mid, lc.successor_id) for mid, lc in here.items())
         served = frozenset(mid for mid, m in effective.items() if platform in m.served) if platform == HUB else None
-        view = View(effective, {mid: lc.status for mid, lc in here.items()},
-                    {mid: lc.successor_id for mid, lc in here.items()}, families, family_successor, served)
-        out[platform] = (view, here)
+        out[platform] = (View(effective, status, successor, families, family_successor, served), here)
     return out
 
 

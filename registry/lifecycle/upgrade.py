@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, undated
+from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, strictly_same_type, tiers, undated
 from .status import Member
 
 # A product line has tens of working models, not thousands: past this many candidates, none is found
@@ -44,6 +44,7 @@ class View:
     families: dict
     family_successor: dict
     served: frozenset | None = None
+    _by_kind: dict | None = None   # (family, model_type, tiers) -> ids newest first, built on first use
 
     def working(self, model_id: int | None) -> bool:
         """Can a caller on this platform still call the model?"""
@@ -63,11 +64,24 @@ class View:
             path.append(following)
             current = following
 
+    def candidates(self, family_id: int, anchor: Member, rules: tuple) -> list:
+        """The line's models that can fit anchor by rules, newest first: only those of its kind and tier
+        when the rules ask for them (a family is indexed by both once, not re-checked per decision)."""
+        if strictly_same_type not in rules:
+            return self.families.get(family_id, ())
+        if self._by_kind is None:
+            self._by_kind = {}
+            for fid, ids in self.families.items():
+                for mid in ids:
+                    m = self.members[mid]
+                    self._by_kind.setdefault((fid, m.model_type, tiers(m.slug)), []).append(mid)
+        return self._by_kind.get((family_id, anchor.model_type, tiers(anchor.slug)), ())
+
     def newest_fit(self, family_id: int, anchor: Member, rules: tuple) -> int | None:
         """The newest working model of a line that fits anchor by rules, or None."""
         if not anchor.release_date:
             rules = undated(rules)
-        for seen, candidate_id in enumerate(self.families.get(family_id, ())):
+        for seen, candidate_id in enumerate(self.candidates(family_id, anchor, rules)):
             candidate = self.members[candidate_id]
             if seen >= SCAN_LIMIT:
                 return None

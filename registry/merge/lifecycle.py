@@ -98,9 +98,25 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
             updates.append((status, mid))
     conn.executemany("UPDATE models SET status = ? WHERE id = ?", updates)
     _write_platform_rows(conn, decided)
+    _mark_computed(conn, on)
+    return changed
+
+
+def _mark_computed(conn, on: str) -> None:
     conn.execute("INSERT INTO registry_state (key, value) VALUES ('status_day', ?)"
                  " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (date.fromisoformat(on).toordinal(),))
-    return changed
+
+
+def _days_crossed(conn, after: str, until: str) -> bool:
+    """Does a lifecycle day (a model's own, or a platform schedule's) fall in (after, until]? Only then
+    can a status, and so an upgrade, differ from the day the decisions were made for."""
+    return conn.execute(
+        "SELECT 1 FROM models WHERE (deprecation_date > :a AND deprecation_date <= :u)"
+        " OR (sunset_date > :a AND sunset_date <= :u) UNION ALL"
+        " SELECT 1 FROM models m, json_each(m.metadata, '$.platforms') AS p"
+        " WHERE (json_extract(p.value, '$.deprecation_date') > :a AND json_extract(p.value, '$.deprecation_date') <= :u)"
+        " OR (json_extract(p.value, '$.sunset_date') > :a AND json_extract(p.value, '$.sunset_date') <= :u)"
+        " LIMIT 1", {"a": after, "u": until}).fetchone() is not None
 
 
 def _write_platform_rows(conn, decided: dict) -> bool:
@@ -137,6 +153,10 @@ def refresh_if_stale(conn, on: str | None = None) -> bool:
         done = computed_for(conn)
         if done is not None and done >= on:
             return False
+        if done is not None and not _days_crossed(conn, done, on):
+            # No day of any model or platform schedule lies in (done, on]: every decision stands.
+            _mark_computed(conn, on)
+            return True
         before = conn.total_changes
         with changes.recording(conn, None, changes.LIFECYCLE):
             changed = recompute(conn, on)
