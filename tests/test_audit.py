@@ -26,6 +26,12 @@ def retire_a_sonnet_into_a_line_of_its_own(conn):
                   " WHERE slug = 'claude-instant') WHERE slug = 'claude-3-5-sonnet-20241022'")
 
 
+def curate_that_no_replacement_is_named(conn):
+    retire_a_sonnet_into_a_line_of_its_own(conn)
+    rewrite(conn, "UPDATE facts SET value = 'null' WHERE source = 'curation' AND model_slug = 'claude-3-5-sonnet-20241022'"
+                  " AND field = 'successor'")
+
+
 def point_an_upgrade_at_a_model_with_an_upgrade(conn):
     write(conn, "UPDATE platform_lifecycles SET upgrade_id = ? WHERE model_id = ? AND platform = 'official'",
           model_id(conn, "claude-sonnet-4-20250514"), model_id(conn, "claude-3-sonnet-20240229"))
@@ -133,6 +139,11 @@ def test_an_invariant_broken_is_reported(rw, monkeypatch, invariant, breaks, rep
         breaks(rw)
     after = findings(rw, invariant)
     assert any(reported in line for line in after), after
+
+
+def test_a_curated_none_named_is_not_held_to_another_lines_fit(rw):
+    curate_that_no_replacement_is_named(rw)
+    assert findings(rw, "(a)") == []
 
 
 def test_the_fixture_registry_holds_every_answer_invariant(rw):

@@ -146,13 +146,14 @@ def test_a_clouds_own_schedule_answers_for_its_ids(cycle, q, status, sunset):
     assert body["matched_model"]["status"] == status
     schedule = body["platform_lifecycle"]
     assert schedule["sunset_date"] == sunset
-    if q.startswith("anthropic.") or "@" in q:   # the cloud's own days, with their source
+    if q.startswith("anthropic.") or "@" in q:   # the cloud's own days, with their source (curation states
+        # Bedrock's and Vertex's days with their pages; the feed's rows say the same)
         assert schedule["platform"] == ("cloud-b" if "@" in q else "cloud-a") and schedule["own_schedule"] is True
-        assert schedule["sources"]["sunset_date"] == "deprecation-feed"
+        assert schedule["sources"]["sunset_date"] == "curation"
     else:   # the provider's own API: the model's own days
         assert (schedule["platform"], schedule["own_schedule"]) == ("official", False)
         detail = app.test_client().get(f"/api/v1/models/{body['matched_model']['slug']}").get_json()
         assert detail["sunset_date"] == sunset
-        assert detail["metadata"]["platforms"]["cloud-a"]["source"] == "deprecation-feed"
+        assert detail["metadata"]["platforms"]["cloud-a"]["source"] == "curation"
         platforms = {p["platform"]: p for p in detail["platforms"]}
         assert platforms["cloud-a"]["sunset_date"] == "2026-07-30" and platforms["official"]["sunset_date"] == sunset

@@ -63,10 +63,16 @@ class Registry:
 
 
 def retiring_without_upgrade(reg: Registry) -> list:
-    """(a) A model retiring on a platform with no upgrade there, while a working model of its provider fits."""
+    """(a) A model retiring on a platform with no upgrade there, while a working model of its provider fits.
+
+    A model whose curation states `successor: null` (its provider names no replacement, with the source
+    in a comment) is not held to a fit in another line: the registry does not invent one.
+    """
+    none_named = {r[0] for r in reg.conn.execute(
+        "SELECT model_slug FROM facts WHERE source = 'curation' AND field = 'successor' AND value = 'null'")}
     found = []
     for (model_id, platform), row in sorted(reg.stored.items(), key=lambda kv: (reg.slug(kv[0][0]), kv[0][1])):
-        if row["status"] not in rules.RETIRING or row["upgrade_id"] is not None:
+        if row["status"] not in rules.RETIRING or row["upgrade_id"] is not None or reg.slug(model_id) in none_named:
             continue
         x = reg.members[model_id]
         rules_here = FIT_RULES if x.release_date else undated(FIT_RULES)
