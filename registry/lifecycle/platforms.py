@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .status import DATES, Member, derive, inherited, own_statuses, working
-from .upgrade import View, upgrade_in
+from .upgrade import UNSERVED, View, upgrade_in
 
 OFFICIAL, HUB = "official", "hub"
 
@@ -62,7 +62,13 @@ def _families(members: dict) -> dict:
 
 def views(members: dict, family_successor: dict, on: str) -> dict:
     """platform -> (View, {id: Lifecycle without the upgrade}) for the model's own API and every
-    platform serving some model; members as loaded (floating ids' inheritance applied here)."""
+    platform serving some model; members as loaded (floating ids' inheritance applied here).
+
+    A cloud or the gateway differs from the provider's own API only where it has a schedule of its own:
+    its upgrade is the model's own, platform schedules aside, and where that upgrade has no id there the
+    answer says so (upgrade_alias null). The hub serves published weights only: every other model has
+    the status UNSERVED there, so a hub id is only ever sent to other published weights.
+    """
     effective = {mid: inherited(m, members) for mid, m in members.items()}
     own = own_statuses(effective, on)
     families = _families(effective)
@@ -71,15 +77,15 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
                            {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor), mine)}
     official = out[OFFICIAL][0]
     for platform in sorted({p for m in effective.values() for p in m.served} - {OFFICIAL}):
-        # Only the models served there or with a schedule of that platform differ from their own lifecycle:
-        # the rest of the view is the model's own (at 50k models, most of them).
         here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()
                 if platform in m.served or platform in m.schedules}
-        status, successor = dict(official.status), {} if platform == HUB else dict(official.successor)
+        hub = platform == HUB
+        status = dict.fromkeys(effective, UNSERVED) if hub else dict(official.status)
+        successor = {} if hub else dict(official.successor)
         status.update((mid, lc.status) for mid, lc in here.items())
         successor.update((mid, lc.successor_id) for mid, lc in here.items())
-        served = frozenset(mid for mid, m in effective.items() if platform in m.served) if platform == HUB else None
-        out[platform] = (View(effective, status, successor, families, family_successor, served), here)
+        out[platform] = (View(effective, status, successor, families, family_successor),
+                         {mid: lc for mid, lc in here.items() if platform in effective[mid].served})
     return out
 
 
@@ -88,15 +94,31 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
     upgrades decided in each platform's view."""
     rows: dict = {}
     decided = views(members, family_successor, on)
-    official = decided[OFFICIAL][0]
+    official, mine = decided[OFFICIAL]
+    touched = {}
+    for mid, lc in mine.items():
+        touched[mid] = set()
+        lc.upgrade_id = upgrade_in(official, mid, touched[mid])
+        rows[(mid, OFFICIAL)] = lc
     for platform, (view, here) in decided.items():
-        # A platform whose view is the model's own decides the same upgrades: computed once.
-        same = platform != OFFICIAL and view.served is None and view.status == official.status \
-            and view.successor == official.successor
-        for mid, m in view.members.items():
-            if platform != OFFICIAL and platform not in m.served:
-                continue
-            lc = here[mid]
+        if platform == OFFICIAL:
+            continue
+        # Lines where this platform still serves a model the provider's own API retired: there it may
+        # offer a fit the model's own decision passed over.
+        revived = {view.members[mid].family_id for mid in here
+                   if view.working(mid) and not official.working(mid)}
+        for mid, lc in here.items():
+            # Where every model the model's own decision reached stands the same on this platform, the
+            # platform decides the same (it only has fewer models to offer): computed once, reused.
+            reached = touched[mid] | {mid}
+            same = all(view.status[v] == official.status[v] and view.successor.get(v) == official.successor.get(v)
+                       for v in reached) and not _lines(view, reached) & revived
             lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same else upgrade_in(view, mid)
             rows[(mid, platform)] = lc
     return rows
+
+
+def _lines(view, reached: set) -> set:
+    """The families a decision through these models could look in: theirs and their successor lines."""
+    families = {view.members[v].family_id for v in reached}
+    return families | {line for f in families for line in view.successor_lines(f)}

@@ -27,6 +27,7 @@ from .status import Member
 # (bounds one decision on a registry with huge families).
 SCAN_LIMIT = 64
 MAX_STEPS = 32
+UNSERVED = "unserved"   # a view's status of a model the platform does not serve (never stored)
 
 
 @dataclass
@@ -43,7 +44,6 @@ class View:
     successor: dict
     families: dict
     family_successor: dict
-    served: frozenset | None = None
     _by_kind: dict | None = None   # (family, model_type, tiers) -> ids newest first, built on first use
 
     def working(self, model_id: int | None) -> bool:
@@ -89,8 +89,6 @@ class View:
                 return None   # newest first: every later candidate is older still
             if candidate_id == anchor.id or not self.working(candidate_id):
                 continue
-            if self.served is not None and candidate_id not in self.served:
-                continue
             if fits(anchor, candidate, rules):
                 return candidate_id
         return None
@@ -108,13 +106,17 @@ class View:
         """Does the model still answer there (working, or deprecated before its shutdown)?"""
         return model_id is not None and self.status.get(model_id) in ("active", "latest", "deprecated")
 
-    def step(self, position: int) -> int | None:
-        """Where one step of the decision goes from a model, or None (docstring of this module)."""
+    def step(self, position: int, touched: set | None = None) -> int | None:
+        """Where one step of the decision goes from a model, or None (docstring of this module).
+
+        touched: when given, receives the replacement links the step walked past."""
         here = self.members[position]
         working = self.working(position)
         end = still_answers = None
         if not working:
             links = self.chain(position)
+            if touched is not None:
+                touched.update(links)
             first_working = next((link for link in links if self.working(link)), None)
             if first_working is not None:
                 return first_working
@@ -135,20 +137,23 @@ class View:
         return still_answers
 
 
-def path(view: View, model_id: int) -> list[int]:
-    """The models the decision's steps visit from a model, in order (the model itself first)."""
+def path(view: View, model_id: int, touched: set | None = None) -> list[int]:
+    """The models the decision's steps visit from a model, in order (the model itself first).
+
+    touched: when given, receives every model the steps reached, replacement links walked past included."""
     visited = [model_id]
-    if view.status.get(model_id) == "latest":
-        return visited
-    for _ in range(MAX_STEPS):
-        following = view.step(visited[-1])
-        if following is None or following in visited:
-            break
-        visited.append(following)
+    if view.status.get(model_id) != "latest":
+        for _ in range(MAX_STEPS):
+            following = view.step(visited[-1], touched)
+            if following is None or following in visited:
+                break
+            visited.append(following)
+    if touched is not None:
+        touched.update(visited)
     return visited
 
 
-def upgrade_in(view: View, model_id: int) -> int | None:
+def upgrade_in(view: View, model_id: int, touched: set | None = None) -> int | None:
     """The upgrade of a model in a platform's view: final and forward, or None."""
-    position = path(view, model_id)[-1]
+    position = path(view, model_id, touched)[-1]
     return position if position != model_id and view.callable(position) else None
