@@ -77,3 +77,13 @@ def test_a_claim_on_another_lane_is_refused(app, client, tmp_path, source, item,
                                                                          before["metadata"])
     resolved = client.get("/api/v1/resolve", query_string={"q": "claude-3-5-sonnet-latest"}).get_json()
     assert resolved["matched_model"]["slug"] == "claude-3-5-sonnet-20241022"
+
+
+def test_an_undated_repo_no_curated_model_claims_is_no_model(app, client, tmp_path):
+    """A hub repo older than the hub's creation dates (a research checkpoint such as google/reformer-enwik8)
+    has no release day: it is counted, not listed as a working model the registry cannot date."""
+    item = {**first_item("model-hub"), "id": "google/reformer-enwik8", "createdAt": "2022-03-02T23:29:04.000Z"}
+    save_pages(str(tmp_path), "model-hub", [Page(page("model-hub", item))])
+    result = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
+    assert result.details["outcomes"] == {"undated repo no curated model claims": 1}
+    assert client.get("/api/v1/models/reformer-enwik8").status_code == 404

@@ -97,6 +97,11 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
                 tally["platform row with an id no model has" if "platforms" in record.fields
                       else "not a provider's model"] += 1
                 continue
+            if source == HUB and not record.fields.get("release_date"):
+                # A repo older than the hub's creation dates (a research checkpoint) that no curated model
+                # claims: no day says when it was released, so it is no working model to list.
+                tally["undated repo no curated model claims"] += 1
+                continue
             # Kept under the id's slug even for the feed: merge never creates a model from feed facts
             # alone, but they apply once a provider source lists it, whatever the order of runs.
             slug = slugify(record.model_id)
