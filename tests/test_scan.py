@@ -315,3 +315,21 @@ def test_gitignore_files_above_the_scanned_folder(tmp_path, git, root, expected)
     top = tmp_path / root
     walked = [rel for _path, rel in walk.files([str(top)])]
     assert [r for r in walked if r != ".gitignore"] == expected
+
+
+@pytest.mark.parametrize("written, fixed", [
+    # the upgrade has an eu. profile: the caller's prefix is kept, and the id is fixed
+    ("eu.anthropic.claude-3-5-sonnet-20241022-v2:0", "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    # no apac. profile of the upgrade: never an id the caller's platform may not serve; reported with why
+    ("apac.anthropic.claude-3-5-sonnet-20241022-v2:0", None),
+])
+def test_fix_keeps_the_callers_platform_or_leaves_the_id(tmp_path, monkeypatch, scan, written, fixed):
+    (tmp_path / "main.tf").write_text(f'model_id = "{written}"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out = scan("--format", "json")
+    finding = json.loads(out)["findings"][0]
+    assert finding["fixable"] is (fixed is not None)
+    if fixed is None:
+        assert "no apac. cross-region inference profile on Amazon Bedrock" in finding["upgrade_note"]
+    scan("--fix")
+    assert (tmp_path / "main.tf").read_text() == f'model_id = "{fixed or written}"\n'
