@@ -9,7 +9,7 @@ from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
 from .curation.apply import CurationMismatch, apply_locked
-from .audit import audit, render
+from .audit import audit, known_gaps, render
 from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
@@ -223,12 +223,13 @@ def audit_command():
         click.echo(f"Lifecycles not brought up to today ({exc}); auditing them as stored.", err=True)
     conn = connect_ro(path)
     try:
-        findings = audit(conn, cur, directory)
+        findings, gaps = audit(conn, cur, directory), known_gaps(conn)
     finally:
         conn.close()
     click.echo(render(findings))
     total = sum(len(items) for items in findings.values())
     click.echo(f"{total} finding(s).")
+    click.echo("Known gaps, recorded with their reason in curation (not findings):\n" + render(gaps))
     if total:
         sys.exit(1)
 

@@ -31,7 +31,7 @@ DERIVED = re.compile(r"^search_")    # rebuilt by the migration, compared as sea
 QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("search", "llama 3.1 8b"),
            ("search", "cla"), ("search", "us.anthropic.claude-3-5-sonnet-20241022-v2:0"),
            ("resolve", "claude-3-5-sonnet-latest"), ("resolve", "anthropic/claude-3.5-sonnet"),
-           ("resolve", "claude-opus-4-1-20250805"), ("models", "")]
+           ("resolve", "claude-opus-4-5-20251101"), ("models", "")]
 
 
 def first_release_statuses():

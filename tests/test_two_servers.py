@@ -9,7 +9,7 @@ import pytest
 from helpers import build_db
 from servers import ROOT, Server, registry_command, server_env
 
-NEW_MODEL = "claude-opus-4-1-20250805"    # only vendor-b-api's snapshot knows it, not the fixture curation
+NEW_MODEL = "claude-opus-4-5-20251101"    # only vendor-b-api's snapshot knows it, not the fixture curation
 
 
 @pytest.fixture

@@ -20,6 +20,11 @@ def audit(conn, cur: Curation, directory) -> dict:
     return findings
 
 
+def known_gaps(conn) -> dict:
+    """What the registry records as unknown, with a reason in curation: listed, not counted as findings."""
+    return {"working models whose release day no source gives": answers.undated_on_record(answers.Registry(conn))}
+
+
 def render(findings: dict) -> str:
     """The findings as text, one heading per invariant with its count."""
     out = []
