@@ -23,7 +23,6 @@ and copies what is right.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import re
 import sys

@@ -28,7 +28,8 @@ def retire_a_sonnet_into_a_line_of_its_own(conn):
 
 def curate_that_no_replacement_is_named(conn):
     retire_a_sonnet_into_a_line_of_its_own(conn)
-    rewrite(conn, "UPDATE facts SET value = 'null' WHERE source = 'curation' AND model_slug = 'claude-3-5-sonnet-20241022'"
+    rewrite(conn, "UPDATE facts SET value = 'null' WHERE source = 'curation'"
+                  " AND model_slug = 'claude-3-5-sonnet-20241022'"
                   " AND field = 'successor'")
 
 
@@ -78,11 +79,13 @@ def send_a_bedrock_id_elsewhere(conn):
 
 
 def let_openai_write_a_claude_date(conn):
-    write(conn, "INSERT INTO facts VALUES ('vendor-a-api', 'claude-sonnet-4-5-20250929', 'sunset_date', '\"2026-01-01\"')")
+    write(conn, "INSERT INTO facts VALUES ('vendor-a-api', 'claude-sonnet-4-5-20250929', 'sunset_date',"
+                " '\"2026-01-01\"')")
 
 
 def let_the_hub_write_a_closed_model(conn):
-    write(conn, "INSERT INTO alias_facts VALUES ('model-hub', 'anthropic/claude-sonnet-4-5', 'claude-sonnet-4-5-20250929',"
+    write(conn, "INSERT INTO alias_facts VALUES ('model-hub', 'anthropic/claude-sonnet-4-5',"
+                " 'claude-sonnet-4-5-20250929',"
                 " 'official', 0)")
 
 
@@ -114,7 +117,8 @@ CASES = [
                                             " a model of anthropic"),
     ("(h)", let_the_hub_write_a_closed_model, "model-hub wrote alias anthropic/claude-sonnet-4-5 of"
                                               " claude-sonnet-4-5-20250929, which is not open weights"),
-    ("(i)", schedule_without_a_source, "claude-sonnet-4-5-20250929 [cloud-a]: the platform's own schedule has no source"),
+    ("(i)", schedule_without_a_source,
+     "claude-sonnet-4-5-20250929 [cloud-a]: the platform's own schedule has no source"),
     ("(i)", point_without_a_source, "claude-sonnet-4-20250514: points_to has no source"),
 ]
 

@@ -45,7 +45,8 @@ def test_a_kept_value_is_listed_with_its_reason(app, runner, seeds, curation_dir
     text = path.read_text()
     anchor = '        sunset_date: "2099-10-22"\n'
     assert text.count(anchor) == 1
-    path.write_text(text.replace(anchor, "        # conflict: Anthropic's listing says 2026-10-22; the notice page wins\n" + anchor))
+    reason = "        # conflict: Anthropic's listing says 2026-10-22; the notice page wins\n"
+    path.write_text(text.replace(anchor, reason + anchor))
     app.config["SEEDS_DIR"] = str(seeds)
     result = runner.invoke(args=["curate", "--drift"])
     assert result.exit_code == 0, result.output

@@ -48,11 +48,13 @@ CLAIMS = [
     ("vendor-f-api", {**first_item("vendor-f-api"), "id": "grok-x", "aliases": ["claude-3-5-sonnet-latest"]},
      "xai/grok-x: alias claude-3-5-sonnet-latest is claude-3-5-sonnet-20241022's (anthropic)"),
     # a feed row naming one provider and another's model
-    ("deprecation-feed", {"provider": "OpenAI", "model_id": "claude-sonnet-4-5-20250929", "announcement_date": "2026-01-01",
+    ("deprecation-feed", {"provider": "OpenAI", "model_id": "claude-sonnet-4-5-20250929",
+                          "announcement_date": "2026-01-01",
                           "shutdown_date": "2026-02-01", "replacement_models": []},
      "openai/claude-sonnet-4-5-20250929 -> claude-sonnet-4-5-20250929: a model of anthropic, not of openai"),
     # a feed row of Anthropic naming another provider's model as the replacement
-    ("deprecation-feed", {"provider": "Anthropic", "model_id": "claude-3-5-sonnet-20241022", "shutdown_date": "2026-02-01",
+    ("deprecation-feed", {"provider": "Anthropic", "model_id": "claude-3-5-sonnet-20241022",
+                          "shutdown_date": "2026-02-01",
                           "replacement_models": ["Llama-3.1-8B-Instruct"]},
      "anthropic/claude-3-5-sonnet-20241022: replacement llama-3.1-8b-instruct is meta's"),
     # a hub repo of one organisation named like another provider's model

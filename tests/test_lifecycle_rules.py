@@ -63,7 +63,8 @@ ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", su
     ([m("claude-sonnet-4-5-20250929", "sonnet", "2025-09-29", sunset_date="2026-11-30", pinned=True),
       m("claude-sonnet-4-6", "sonnet", "2026-02-17"), m("claude-sonnet-5", "sonnet", "2026-06-30"),
       m("claude-haiku-5", "haiku", "2026-09-01")], None,
-     {"claude-sonnet-4-5-20250929": ("deprecated", "claude-sonnet-5"), "claude-sonnet-4-6": ("active", "claude-sonnet-5")}),
+     {"claude-sonnet-4-5-20250929": ("deprecated", "claude-sonnet-5"),
+      "claude-sonnet-4-6": ("active", "claude-sonnet-5")}),
     # mini stays mini, even in the same family; a line with no working fit: none
     ([m("acme-mini-1", "acme-mini", "2024-01-01", sunset_date="2025-01-01"),
       m("acme-2", "acme-mini", "2025-01-01")], None, {"acme-mini-1": ("sunset", None)}),

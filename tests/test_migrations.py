@@ -26,7 +26,8 @@ from registry.merge.recompute import recompute
 from registry.migrations import MigrationError, Step
 
 SEEDS = DATA.parent.parent / "seeds"
-NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts", "platform_lifecycles")   # made by steps after version 1
+# made by steps after version 1
+NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts", "platform_lifecycles")
 DERIVED = re.compile(r"^search_")    # rebuilt by the migration, compared as search results instead
 QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("search", "llama 3.1 8b"),
            ("search", "cla"), ("search", "us.anthropic.claude-3-5-sonnet-20241022-v2:0"),

@@ -45,7 +45,8 @@ def test_second_cycle_changes_nothing(cycle):
 @pytest.mark.parametrize("slug,field,expected", [
     ("claude-3-opus-20240229", "sunset_date", "2026-01-05"),    # curated dates stand
     ("claude-3-opus-20240229", "status", "sunset"),
-    ("gpt-4o", "status", "deprecated"),                        # OpenAI scheduled its shutdown (2027-01-14, openai SDK 3.32.0+)
+    # OpenAI scheduled its shutdown (2027-01-14, openai SDK 3.32.0+)
+    ("gpt-4o", "status", "deprecated"),
 ])
 def test_facts_land_where_they_belong(cycle, slug, field, expected):
     app, _, _, _ = cycle

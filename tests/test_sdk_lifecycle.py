@@ -1,7 +1,6 @@
 """scripts/sdk_lifecycle.py, the curator's refresh path (docs/curating.md#refreshing-from-the-sdks): the
 SDKs' deprecation tables, read from downloaded packages of each shape, become the curation lines they
 imply, each with its source; nothing is written."""
-import io
 import tarfile
 import zipfile
 from pathlib import Path
@@ -38,11 +37,12 @@ def tarball(folder: Path, tmp_path: Path) -> Path:
      [("a-1", "2026-11-30"), ("b-2", "2027-05-01")]),
     ("export const DEPRECATED_MODELS: Record<string, string> = {\n  'a-1': 'January 22nd, 2027',\n};",
      [("a-1", "2027-01-22")]),
-    ('"""Deprecated values:\n\n- "a-1", "a-1-2025-01-01": Announced shutdown date:\n  2027-04-01. See\n  https://x for details.\n'
-     '- "b-2": Not a supported model ID.\n"""', [("a-1", "2027-04-01"), ("a-1-2025-01-01", "2027-04-01")]),
+    ('"""Deprecated values:\n\n- "a-1", "a-1-2025-01-01": Announced shutdown date:\n  2027-04-01. See\n'
+     '  https://x for details.\n- "b-2": Not a supported model ID.\n"""',
+     [("a-1", "2027-04-01"), ("a-1-2025-01-01", "2027-04-01")]),
     # the list ends with its items: quoted words further on are no model ids
-    ('"""Deprecated values:\n\n- "a-1": Announced shutdown date: 2027-04-01.\n\nUse "text" or "audio"; shutdown date: 2026-01-01\n"""',
-     [("a-1", "2027-04-01")]),
+    ('"""Deprecated values:\n\n- "a-1": Announced shutdown date: 2027-04-01.\n\n'
+     'Use "text" or "audio"; shutdown date: 2026-01-01\n"""', [("a-1", "2027-04-01")]),
     ('DEPRECATED_MODELS = {"a-1": "sometime soon"}', []),   # not a day: nothing
 ])
 def test_tables_are_read_in_each_shape(text, found):
@@ -67,8 +67,9 @@ def test_the_changes_to_review_name_their_source(tmp_path, capsys):
             "        # anthropic 2.14.0 (PyPI), anthropic/_data/deprecated_models.py: end of life 2026-11-30\n"
             "        # anthropic 2.14.0 (PyPI), anthropic/_data/deprecated_models.py: end of life 2026-11-30\n"
             "        sunset_date: 2026-11-30\n") in out
-    assert ("anthropic.yaml: claude-3-haiku-20240307 (claude-3-haiku-20240307)\n"
-            "        # anthropic 2.13.0 (PyPI), anthropic/_data/deprecated_models.py: end of life 2025-12-01\n") not in out
+    haiku = ("anthropic.yaml: claude-3-haiku-20240307 (claude-3-haiku-20240307)\n"
+             "        # anthropic 2.13.0 (PyPI), anthropic/_data/deprecated_models.py: end of life 2025-12-01\n")
+    assert haiku not in out
     assert "Changes to review (1):" in out                       # claude-3-5-sonnet and -haiku agree already
     assert "claude-opus-9: anthropic 2.14.0 (PyPI)" in out       # not in curation: listed, never invented
     assert "gpt-x: openai 7.57.0 (npm), src/resources/shared.ts: end of life 2027-04-01" in out

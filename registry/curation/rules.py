@@ -2,7 +2,7 @@
 import datetime as dt
 import re
 
-from ..fields import ALIAS_SOURCES, BY_NAME, CURATED, MODEL_TYPES, PLATFORMS, STATUSES
+from ..fields import BY_NAME, CURATED, MODEL_TYPES, PLATFORMS, STATUSES
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")

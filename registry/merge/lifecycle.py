@@ -114,7 +114,8 @@ def _days_crossed(conn, after: str, until: str) -> bool:
         "SELECT 1 FROM models WHERE (deprecation_date > :a AND deprecation_date <= :u)"
         " OR (sunset_date > :a AND sunset_date <= :u) UNION ALL"
         " SELECT 1 FROM models m, json_each(m.metadata, '$.platforms') AS p"
-        " WHERE (json_extract(p.value, '$.deprecation_date') > :a AND json_extract(p.value, '$.deprecation_date') <= :u)"
+        " WHERE (json_extract(p.value, '$.deprecation_date') > :a"
+        " AND json_extract(p.value, '$.deprecation_date') <= :u)"
         " OR (json_extract(p.value, '$.sunset_date') > :a AND json_extract(p.value, '$.sunset_date') <= :u)"
         " LIMIT 1", {"a": after, "u": until}).fetchone() is not None
 
