@@ -7,7 +7,7 @@ from registry.search import ranking
 from registry.api import changes as changes_api
 from registry.api import models as models_api
 from registry.api.params import MAX_Q
-from registry.curation.rules import ALIAS_SOURCES
+from registry.fields import ALIAS_SOURCES
 from registry.fields import MODEL_TYPES, STATUSES
 from registry.web.openapi import load_document
 from registry.merge.priority import AUTOMATED_SOURCES, CURATION

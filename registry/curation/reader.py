@@ -4,8 +4,9 @@ from pathlib import Path
 
 import yaml
 
-from .rules import (ALIAS_SOURCES, CORRECTION_KEYS, FAMILY_KEYS, MODEL_FIELDS, MODEL_KEYS,
-                    PROVIDER_KEYS, SLUG_RE, _family_slug, _model_slug, check_field)
+from ..fields import ALIAS_SOURCES
+from .rules import (CORRECTION_KEYS, FAMILY_KEYS, MODEL_FIELDS, MODEL_KEYS, PROVIDER_KEYS, SLUG_RE, _family_slug,
+                    _model_slug, check_field)
 from .yamlload import LineDict, LineList, load_yaml
 
 SOURCE = "curation"
