@@ -227,9 +227,9 @@ def audit_command():
     finally:
         conn.close()
     click.echo(render(findings))
+    click.echo("Known gaps, recorded with their reason in curation (not findings):\n" + render(gaps))
     total = sum(len(items) for items in findings.values())
     click.echo(f"{total} finding(s).")
-    click.echo("Known gaps, recorded with their reason in curation (not findings):\n" + render(gaps))
     if total:
         sys.exit(1)
 
