@@ -247,19 +247,6 @@ def platform_dict(row) -> dict:
     }
 
 
-def family_latest(db, family_id: int):
-    """The latest model of a family (its newest working release), or None."""
-    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
-
-
-def working_family_models(db, family_id: int):
-    """Full rows of a family's working (active, latest) models, newest release first (undated last),
-    then slug descending; a cursor, so a caller that stops early reads no more rows."""
-    # release_date DESC puts NULLs last in SQLite, and lets models_family_release give the order.
-    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status IN ('latest', 'active')"
-                      " ORDER BY m.release_date DESC, m.slug DESC", (family_id,))
-
-
 def history(db, row) -> list:
     """All models of a model's family, oldest first."""
     return [dict(r) for r in db.execute(
