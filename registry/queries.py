@@ -1,7 +1,7 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .fields import COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -177,11 +177,15 @@ def model_by_slug(db, slug: str):
     return model_row(db, slug=slug)
 
 
+# Alias sources in the order of fields.ALIAS_SOURCES, their one home.
+_SOURCE_ORDER = "CASE source " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(ALIAS_SOURCES)) + " END"
+
+
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
     return db.execute(
         "SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
-        " ORDER BY CASE source WHEN 'official' THEN 0 WHEN 'cloud-a' THEN 1 WHEN 'cloud-b' THEN 2 ELSE 3 END,"
+        f" ORDER BY {_SOURCE_ORDER},"
         " position, alias", (model_id,)).fetchall()
 
 

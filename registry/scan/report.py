@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..lifecycle import RETIRING
 from . import Finding
 
 
@@ -21,7 +22,7 @@ def message(f: Finding) -> str:
     """One sentence: the id, its model and status, when it stops working and what to use instead."""
     if f.upgrade is None:
         upgrade = "no recommended upgrade"
-    elif f.upgrade_status in ("deprecated", "sunset"):
+    elif f.upgrade_status in RETIRING:
         upgrade = f"its replacement {f.upgrade} is {f.upgrade_status} too: no working upgrade"
     elif f.upgrade_alias and not f.fixable and f.upgrade_note:
         upgrade = f"upgrade to '{f.upgrade_alias}', not written by --fix: {f.upgrade_note}"
