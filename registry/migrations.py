@@ -106,6 +106,17 @@ CREATE INDEX IF NOT EXISTS platform_lifecycles_upgrade ON platform_lifecycles(up
 DELETE FROM registry_state WHERE key = 'status_day';
 """
 
+_CAPABILITIES_V10 = """
+ALTER TABLE models ADD COLUMN capabilities TEXT;
+CREATE TABLE IF NOT EXISTS model_capabilities (
+    capability  TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    PRIMARY KEY (capability, value, model_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_id);
+"""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -133,6 +144,8 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);"),
     # The table is derived data: the next run (or the first request of a day) fills it.
     Step(9, "lifecycle per platform, and the successor line of a family", _PLATFORMS_V9),
+    # Derived from facts at merge time: the next run (curation or any source) fills both.
+    Step(10, "the normalized capability set of each model, and its rows for filters", _CAPABILITIES_V10),
 ]
 
 

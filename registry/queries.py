@@ -1,12 +1,12 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .fields import COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .fields import CAPABILITIES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
-       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at
+       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at, m.capabilities
 FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
 """
 
@@ -196,11 +196,19 @@ def model_detail(db, row) -> dict:
         "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]}
                     for a in model_aliases(db, row["id"])],
         "metadata": metadata,
+        "capabilities": capability_set(row),
         "created_at": row["created_at"], "updated_at": row["updated_at"],
         "points_to": points_to(db, row),
         "platforms": [platform_dict(r) for r in platform_lifecycles(db, row["id"])],
     })
     return model
+
+
+def capability_set(row) -> dict:
+    """The normalized capabilities (docs/api-decisions.md#capabilities): each name's value, null when no source
+    states it; metadata.provenance names the source of each known one."""
+    known = json.loads(row["capabilities"]) if row["capabilities"] else {}
+    return {name: known.get(name) for name in CAPABILITIES}
 
 
 def points_to(db, row) -> dict | None:
