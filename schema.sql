@@ -83,6 +83,8 @@ CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
 CREATE INDEX IF NOT EXISTS models_status ON models(status);
 -- A status's models newest first: a page of /models?status=sunset walks it, no sort (queries.list_models).
 CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);
+-- A type's models newest first: search reads "embedding", "speech to text" from it (registry/search/candidates.py).
+CREATE INDEX IF NOT EXISTS models_type_release ON models(model_type, release_date DESC);
 
 -- The capability set as rows, what GET /models and /search filter on (registry/merge/capabilities.py): one row
 -- per stated flag (value 'true' or 'false') and per listed modality; a capability no source states has none.

@@ -115,6 +115,7 @@ CREATE TABLE IF NOT EXISTS model_capabilities (
     PRIMARY KEY (capability, value, model_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_id);
+CREATE INDEX IF NOT EXISTS models_type_release ON models(model_type, release_date DESC);
 """
 
 
@@ -145,7 +146,9 @@ STEPS = [
     # The table is derived data: the next run (or the first request of a day) fills it.
     Step(9, "lifecycle per platform, and the successor line of a family", _PLATFORMS_V9),
     # Derived from facts at merge time: the next run (curation or any source) fills both.
-    Step(10, "the normalized capability set of each model, and its rows for filters", _CAPABILITIES_V10),
+    # Search documents are rebuilt: an Ollama tag (deepseek-r1:14b) no longer loses its size in a squashed name.
+    Step(10, "capabilities of each model and their filter rows; models by type; search documents rebuilt",
+         _CAPABILITIES_V10, rebuild_search=True),
 ]
 
 

@@ -110,6 +110,29 @@ _SORTS = {
 JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
+def capability_condition(name: str, value: str) -> tuple[str, list]:
+    """A model whose stated capability `name` holds `value` (a flag's 'true'/'false', or a modality)."""
+    return "m.id IN (SELECT model_id FROM model_capabilities WHERE capability = ? AND value = ?)", [name, value]
+
+
+def filter_conditions(filters: dict | None) -> tuple[list, list]:
+    """SQL conditions and arguments of the API's filters: model_type (any of), capabilities (every one)."""
+    where, args = [], []
+    for name, value in (filters or {}).items():
+        if value is None:
+            continue
+        if name == "model_type":
+            where.append(f"m.model_type IN ({', '.join('?' * len(value))})")
+            args += list(value)
+        elif name in CAPABILITIES:
+            for item in (value if isinstance(value, (list, tuple)) else [value]):
+                cond, cond_args = capability_condition(
+                    name, item if isinstance(item, str) else ("true" if item else "false"))
+                where.append(cond)
+                args += cond_args
+    return where, args
+
+
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
     """One page of models matching filters, and the total count."""
     where, params, joined = [], [], False
@@ -123,18 +146,25 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
         params.append(int(filters["open_source"]))
         joined = True
     status_at = None
-    if filters.get("status") is not None:
+    statuses = filters.get("status") or []
+    if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
+        where.append(f"m.status IN ({', '.join('?' * len(statuses))})")
+        params += statuses
+    elif statuses:
         status_at = len(where)
         # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
         # which would visit every model of that status); alone, the status index counts without row reads.
         where.append("+m.status = ?" if joined else "m.status = ?")
-        params.append(filters["status"])
+        params.append(statuses[0])
     if filters.get("min_params") is not None:
         where.append("m.parameter_count >= ?")
         params.append(filters["min_params"])
     if filters.get("max_params") is not None:
         where.append("m.parameter_count <= ?")
         params.append(filters["max_params"])
+    typed, typed_args = filter_conditions({k: v for k, v in filters.items() if k == "model_type" or k in CAPABILITIES})
+    where += typed
+    params += typed_args
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = " WHERE " + " AND ".join(where) if where else ""
