@@ -38,7 +38,8 @@ INTENT_WORDS = (
     IntentWords(("image generation", "text to image", "image generator", "image gen", "image", "picture",
                  "drawing"), TYPE, ("image",), "prefix"),
     IntentWords(("video generation", "text to video", "video"), TYPE, ("video_generation",), "prefix"),
-    IntentWords(("text embedding", "embedding", "embed", "embedder", "vector"), TYPE, ("embedding",), "prefix"),
+    IntentWords(("text embedding", "semantic search", "embedding", "embed", "embedder", "vector", "retrieval", "rag"),
+                TYPE, ("embedding",), "prefix"),
     # The spec's `search` type is what providers list their rerankers as (Cohere's rerank models).
     IntentWords(("rerank", "reranking", "ranking"), TYPE, ("search",), "prefix"),
     IntentWords(("moderation", "content filter", "safety", "guard", "guardrail", "classifier"), TYPE,
@@ -50,7 +51,8 @@ INTENT_WORDS = (
     IntentWords(("open source", "open weights", "open weight", "open", "oss", "local", "self hosted"), OPEN, True,
                 "word"),
     IntentWords(("closed source", "closed", "proprietary"), OPEN, False),
-    IntentWords(("small", "tiny", "compact", "lightweight"), SIZE, (None, 15e9), "word"),
+    IntentWords(("small", "compact", "lightweight"), SIZE, (None, 15e9), "word"),
+    IntentWords(("tiny", "edge", "on device"), SIZE, (None, 4e9), "word"),
     IntentWords(("large", "big", "huge"), SIZE, (100e9, None), "word"),
     IntentWords(("over", "above", "more than", "at least", "bigger than", "larger than"), BOUND, "min"),
     IntentWords(("under", "below", "less than", "at most", "smaller than"), BOUND, "max"),
@@ -65,8 +67,8 @@ INTENT_WORDS = (
     IntentWords(("deprecated", "deprecating", "retiring"), STATUS, ("deprecated",)),
     IntentWords(("retired", "sunset", "shut down", "shutdown", "discontinued", "dead"), STATUS, ("sunset",)),
     IntentWords(("model", "ai", "api", "the", "a", "an", "for", "with", "and", "or", "of", "by", "from", "to", "in",
-                 "best", "good", "top", "which", "what", "me", "some", "find", "show", "version", "weights"),
-                FILLER),
+                 "best", "good", "top", "which", "what", "me", "some", "find", "show", "version", "weights",
+                 "alternative", "like", "similar", "vs", "versus", "use", "used"), FILLER),
 )
 # "<N>b", "<N>m" (parameters) and "<N>k", "<N>m" before "context" / "tokens" (a context window).
 SIZE_WORD = re.compile(r"^(\d+(?:\.\d+)?)([bmk])\+?$")
@@ -126,6 +128,8 @@ def canonical(word: str) -> str:
         forms.append(word[:-3] + "y" if word.endswith("ies") else word[:-1])
     for base in [word] + forms:
         forms += [base[:-len(end)] for end in ("er", "r", "ing") if base.endswith(end) and len(base) - len(end) >= 3]
+        if base.endswith("ing") and len(base) > 5:
+            forms.append(base[:-3] + "e")      # "transcribing" -> "transcribe"
     return next((f for f in forms if f in KNOWN), word)
 
 

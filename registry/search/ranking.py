@@ -130,14 +130,17 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
             query = _read(fixed, words.providers, corrected=True)
             found = _ranked(conn, query, filters, limit)
     if not found and query.plan.terms and query.plan.text:
-        # Words that find nothing beside what the query asks for ("audio transcription", "content
-        # moderation") are let go; an id or a number ("gpt-99 embedding") is not.
-        kept = [w for w in query.plan.text if not w.isalpha()]
+        # Nothing has both the words and what the query asks for. Words that name no line ("content
+        # moderation") are let go; when every word names one ("claude for coding"), the terms are.
+        # An id or a number ("gpt-99 embedding") is never let go.
+        kept = [w for w in query.plan.text if not w.isalpha() or w.lower() in words.lines]
         if len(kept) < len(query.plan.text):
             query.plan.text = kept
             query.words = [_WORD_PART.findall(w.lower()) for w in kept]
-            query.corrected = True
-            found = _ranked(conn, query, filters, limit)
+        else:
+            query.plan.terms = []
+        query.corrected = True
+        found = _ranked(conn, query, filters, limit)
     top = found[:limit]
     return [result(row, value) for value, row in top]
 

@@ -6,6 +6,7 @@ as resolve's last stage does; numbers are never corrected (docs/api-decisions.md
 the terms of the names, slugs, aliases and family names in the search index (FTS5's own vocabulary),
 plus the intent table's words; among equally near ones, the word more models use wins.
 """
+import re
 import threading
 from bisect import bisect_left
 from itertools import combinations
@@ -17,6 +18,7 @@ TYPO_MIN = 4        # shortest word corrected
 LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 
+_FIRST_WORD = re.compile(r"[^\W_]+")
 _lock = threading.Lock()
 _cache = {}         # db path -> (generation, Lexicon)
 
@@ -92,6 +94,12 @@ class Lexicon:
                 if words and all(w.isalnum() for w in words):
                     self.providers.setdefault(words, slug)
                     self.providers.setdefault(("".join(words),), slug)
+        # The first word of every family's and provider's name: the words that name a line ("claude", "llama").
+        self.lines = {w for words in self.providers for w in words[:1]}
+        for (name,) in conn.execute("SELECT DISTINCT name FROM families"):
+            first = _FIRST_WORD.search(name.lower())
+            if first:
+                self.lines.add(first.group())
         self._conn_words = None
         self._words_lock = threading.Lock()
 
