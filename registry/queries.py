@@ -1,7 +1,8 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .fields import CAPABILITIES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .capability_queries import capability_set, filter_conditions
+from .fields import COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -110,29 +111,6 @@ _SORTS = {
 JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
-def capability_condition(name: str, value: str) -> tuple[str, list]:
-    """A model whose stated capability `name` holds `value` (a flag's 'true'/'false', or a modality)."""
-    return "m.id IN (SELECT model_id FROM model_capabilities WHERE capability = ? AND value = ?)", [name, value]
-
-
-def filter_conditions(filters: dict | None) -> tuple[list, list]:
-    """SQL conditions and arguments of the API's filters: model_type (any of), capabilities (every one)."""
-    where, args = [], []
-    for name, value in (filters or {}).items():
-        if value is None:
-            continue
-        if name == "model_type":
-            where.append(f"m.model_type IN ({', '.join('?' * len(value))})")
-            args += list(value)
-        elif name in CAPABILITIES:
-            for item in (value if isinstance(value, (list, tuple)) else [value]):
-                cond, cond_args = capability_condition(
-                    name, item if isinstance(item, str) else ("true" if item else "false"))
-                where.append(cond)
-                args += cond_args
-    return where, args
-
-
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
     """One page of models matching filters, and the total count."""
     where, params, joined = [], [], False
@@ -162,7 +140,7 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     if filters.get("max_params") is not None:
         where.append("m.parameter_count <= ?")
         params.append(filters["max_params"])
-    typed, typed_args = filter_conditions({k: v for k, v in filters.items() if k == "model_type" or k in CAPABILITIES})
+    typed, typed_args = filter_conditions(filters)   # model_type and the capabilities; the rest above
     where += typed
     params += typed_args
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
@@ -207,51 +185,58 @@ def model_by_slug(db, slug: str):
     return model_row(db, slug=slug)
 
 
+# Aliases in the order answers list them: the provider's own first, then the clouds, then the gateway.
+ALIAS_ORDER = ("CASE source WHEN 'official' THEN 0 WHEN 'cloud-a' THEN 1 WHEN 'cloud-b' THEN 2 ELSE 3 END,"
+               " position, alias")
+
+
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
-    return db.execute(
-        "SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
-        " ORDER BY CASE source WHEN 'official' THEN 0 WHEN 'cloud-a' THEN 1 WHEN 'cloud-b' THEN 2 ELSE 3 END,"
-        " position, alias", (model_id,)).fetchall()
+    return db.execute("SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
+                      " ORDER BY " + ALIAS_ORDER, (model_id,)).fetchall()
 
 
 def model_detail(db, row) -> dict:
     """The single-model response for a model's full row."""
-    model = model_summary(row)
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    metadata = json.loads(row["metadata"]) if row["metadata"] else {}
+    target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
+    return detail(row, model_aliases(db, row["id"]), platform_lifecycles(db, row["id"]), successor, target)
+
+
+def detail(row, aliases, platforms, successor, target) -> dict:
+    """The single-model response from a model's full row, its alias rows, its platform lifecycle rows (in
+    PLATFORMS order), and the rows of its successor and of the snapshot it points at (or None); the
+    export assembles every model from the same parts (registry/export.py)."""
+    model = model_summary(row)
     metadata = json.loads(row["metadata"]) if row["metadata"] else None
     model.update({
         "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
-        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]}
-                    for a in model_aliases(db, row["id"])],
+        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]} for a in aliases],
         "metadata": metadata,
         "capabilities": capability_set(row),
         "created_at": row["created_at"], "updated_at": row["updated_at"],
-        "points_to": points_to(db, row),
-        "platforms": [platform_dict(r) for r in platform_lifecycles(db, row["id"])],
+        "points_to": _pointer(metadata or {}, target),
+        "platforms": [platform_dict(r) for r in platforms],
     })
     return model
-
-
-def capability_set(row) -> dict:
-    """The normalized capabilities (docs/api-decisions.md#capabilities): each name's value, null when no source
-    states it; metadata.provenance names the source of each known one."""
-    known = json.loads(row["capabilities"]) if row["capabilities"] else {}
-    return {name: known.get(name) for name in CAPABILITIES}
 
 
 def points_to(db, row) -> dict | None:
     """A floating id's target (docs/lifecycle.md#floating-ids): {slug, display_name, status, source}, or None."""
     metadata = json.loads(row["metadata"]) if row["metadata"] else {}
-    target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
+    return _pointer(metadata, model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None)
+
+
+def _pointer(metadata: dict, target) -> dict | None:
     if target is None:
         return None
     return {"slug": target["slug"], "display_name": target["display_name"], "status": target["status"],
             "source": (metadata.get("provenance") or {}).get("points_to")}
 
 
-_PLATFORM_SELECT = """
+PLATFORM_SELECT = """
 SELECT l.*, s.slug AS successor_slug, s.display_name AS successor_name,
        u.slug AS upgrade_slug, u.display_name AS upgrade_name, u.status AS upgrade_status
 FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN models u ON u.id = l.upgrade_id
@@ -260,13 +245,18 @@ FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN
 
 def platform_lifecycle(db, model_id: int, platform: str):
     """A model's lifecycle row on one platform (registry/lifecycle/platforms.py), or None."""
-    return db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
+    return db.execute(PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
 
 
 def platform_lifecycles(db, model_id: int) -> list:
     """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
-    rows = db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
-    return sorted(rows, key=lambda r: PLATFORMS.index(r["platform"]))
+    rows = db.execute(PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
+    return sorted(rows, key=platform_order)
+
+
+def platform_order(row) -> int:
+    """The sort key of a platform lifecycle row: its own API first, then in PLATFORMS order."""
+    return PLATFORMS.index(row["platform"])
 
 
 def platform_dict(row) -> dict:
