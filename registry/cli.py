@@ -238,7 +238,8 @@ def audit_command():
 @click.command("export")
 @click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="json", show_default=True,
               help="One JSON object, or NDJSON (one object per line).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write this file (all or nothing); default: stdout.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write this file (all or nothing); default: stdout.")
 @with_appcontext
 def export_command(fmt, output):
     """Write the whole registry as GET /api/v1/export answers it: providers, families, and every model with
