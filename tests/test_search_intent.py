@@ -123,6 +123,7 @@ WORDS = Words({"claude": 40, "gemini": 80, "mistral": 30, "llama": 20, "transcri
     ("resoning", "reasoning"),
     ("grk", None),                        # under four letters: never corrected
     ("gpt4", None),                       # a number in it: never corrected
+    ("c" + "laude" * 10, None),           # longer than any model word: never corrected
     ("zzyzx", None),                      # nothing near
     ("claude", None),                     # known: nothing to correct
     ("sonnetx", "sonnet"),

@@ -15,6 +15,7 @@ from ..db import generation
 from .intent import KNOWN
 
 TYPO_MIN = 4        # shortest word corrected
+TYPO_MAX = 32       # longest: no model word is longer, and a long word's deletions grow with its square
 LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 
@@ -59,7 +60,7 @@ class Words:
         self.sorted = sorted(counts)
         self.near = {}
         for word in counts:
-            if len(word) >= TYPO_MIN - 1 and word.isalpha():
+            if TYPO_MIN - 1 <= len(word) <= TYPO_MAX and word.isalpha():
                 for key in deletions(word, 2) | {word}:
                     self.near.setdefault(key, []).append(word)
 
@@ -74,7 +75,7 @@ class Words:
 
     def correct(self, word: str) -> str | None:
         """The known word nearest to an unknown one, or None (short words and numbers are never corrected)."""
-        if len(word) < TYPO_MIN or not word.isalpha():
+        if not TYPO_MIN <= len(word) <= TYPO_MAX or not word.isalpha():
             return None
         edits = allowed_edits(word)
         found = {w for key in deletions(word, edits) | {word} for w in self.near.get(key, ())}
