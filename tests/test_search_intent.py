@@ -35,6 +35,8 @@ def meaning(row: intent.IntentWords) -> str:
         text = f"an input window of at least {value:,} tokens, largest first"
     elif kind == intent.STATUS:
         text = "status " + " or ".join(f"`{s}`" for s in value)
+    elif kind == intent.PLATFORM:
+        text = f"served on that platform (an alias of source `{value}`)"
     else:
         text = "nothing: dropped beside other words"
     if row.names == "prefix":
@@ -85,6 +87,8 @@ def test_every_phrase_of_the_table_is_read_as_its_row(phrase, row):
     ("openai embedding", [(intent.PROVIDER, "openai"), (intent.TYPE, ("embedding",))]),
     ("mistral ai models", [(intent.PROVIDER, "mistral")]),            # the longest phrase
     ("embedding embeddings", [(intent.TYPE, ("embedding",))]),       # said twice, one term
+    ("amazon bedrock", [(intent.PLATFORM, "cloud-a")]),             # the platform, not the provider amazon
+    ("fastest openai", [(intent.PROVIDER, "openai")]),
 ])
 def test_words_and_sizes_are_read(q, expected):
     assert terms(q) == expected
@@ -183,6 +187,13 @@ def test_queries_that_find_nothing(client, q, expected):
 def test_a_line_that_meets_no_intent_is_kept(client):
     # No Claude is open weights: the words name a line, so the line is shown rather than nothing.
     assert set(slugs(client, "open source claude")) == set(slugs(client, "claude"))
+
+
+def test_a_platform_word_keeps_the_models_served_there(client, rw):
+    on_bedrock = {r[0] for r in rw.execute(
+        "SELECT DISTINCT m.slug FROM models m JOIN aliases a ON a.model_id = m.id WHERE a.source = 'cloud-a'"
+        " AND m.slug LIKE 'claude%'")}
+    assert on_bedrock and set(slugs(client, "bedrock claude", limit=100)) == on_bedrock
 
 
 def test_open_weights_leaves_closed_models_out(client):

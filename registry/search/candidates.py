@@ -62,6 +62,8 @@ def term_condition(term: intent.Term) -> tuple[str, list] | None:
         return "m.input_context_window >= ?", [value]
     if kind == intent.STATUS:
         return f"m.status IN ({', '.join('?' * len(value))})", list(value)
+    if kind == intent.PLATFORM:
+        return "m.id IN (SELECT model_id FROM aliases WHERE source = ?)", [value]
     return None
 
 
@@ -101,10 +103,12 @@ _TERM_DRIVERS = {
     intent.OPEN: "SELECT m.id FROM models m WHERE m.family_id IN (SELECT id FROM families WHERE is_open_source = ?)"
                  " ORDER BY +m.release_date DESC LIMIT ?",
     intent.CONTEXT: "SELECT m.id FROM models m WHERE m.input_context_window >= ? ORDER BY m.release_date DESC LIMIT ?",
+    intent.PLATFORM: "SELECT m.id FROM models m WHERE m.id IN (SELECT model_id FROM aliases WHERE source = ?)"
+                     " ORDER BY m.release_date DESC LIMIT ?",
 }
 # Which term leads when several could: the narrower kinds first.
-_DRIVER_ORDER = (intent.CAPABILITY, intent.TYPE, intent.PROVIDER, intent.SIZE, intent.CONTEXT, intent.OPEN,
-                 intent.STATUS)
+_DRIVER_ORDER = (intent.CAPABILITY, intent.TYPE, intent.PROVIDER, intent.SIZE, intent.CONTEXT, intent.PLATFORM,
+                 intent.OPEN, intent.STATUS)
 
 
 def term_ids(conn, terms: list) -> list:
@@ -128,7 +132,7 @@ def term_ids(conn, terms: list) -> list:
 
 
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
-             penalties: dict, asked_type: bool, long_context: bool) -> list:
+             penalties: dict, asked_type: bool, long_context: bool, line: str | None = None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words tier
     (penalties: its weights)."""
@@ -155,26 +159,28 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
     filter_where, filter_args = filter_conditions(filters)
-    score, score_args = _words_score(words, met, met_args, penalties, asked_type)
+    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filter_where)
            + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filter_args, wanted)).fetchall()
 
 
-def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool) -> tuple[str, list]:
-    """The words tier as a SQL expression (ranking.words_band says it in words)."""
+def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
+                 line: str | None) -> tuple[str, list]:
+    """The words tier as a SQL expression (ranking.py's docstring says it in words); line: the word that
+    should start the model's name, family or provider (the query's first name or provider word)."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
         parts.append(f"- {penalties['word_only']} * (NOT ({' AND '.join(met)}))")
         args += met_args
     if not asked_type:
         parts.append(f"- {penalties['special']} * {SPECIAL}")
-    if words:
-        first = words[0][0]
+    if line:
         parts.append(f"- {penalties['off_line']} * (NOT (m.display_name LIKE ? OR m.display_name LIKE ?"
                      " OR f.name LIKE ? OR p.slug LIKE ? OR p.name LIKE ?))")
-        args += [f"{first}%", f"%: {first}%", f"{first}%", f"{first}%", f"{first}%"]
+        args += [f"{line}%", f"%: {line}%", f"{line}%", f"{line}%", f"{line}%"]
+    if words:
         owned = " AND ".join("(m.display_name || ' ' || m.slug) LIKE ?" for _ in words)
         parts.append(f"- {penalties['not_own']} * (NOT ({owned}))")
         args += ["%" + "%".join(parts_) + "%" for parts_ in words]

@@ -10,9 +10,9 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, FILLER, PROVIDER = (
-    "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "filler",
-    "provider")
+TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER = (
+    "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "platform",
+    "filler", "provider")
 WORKING = ("active", "latest")
 
 
@@ -46,10 +46,10 @@ INTENT_WORDS = (
                 ("moderation",), "prefix"),
     IntentWords(("speech to speech", "real time", "realtime", "live"), TYPE, ("realtime",), "prefix"),
     IntentWords(("code", "coding", "programming", "codegen"), TYPE, ("code",), "prefix"),
-    IntentWords(("audio", "sound"), TYPE, ("audio_generation", "speech_to_text", "realtime"), "prefix"),
+    IntentWords(("audio", "sound", "speech"), TYPE, ("audio_generation", "speech_to_text", "realtime"), "prefix"),
     IntentWords(("language model", "text generation", "chat", "chatbot", "llm"), TYPE, ("chat",), "word"),
-    IntentWords(("open source", "open weights", "open weight", "open", "oss", "local", "self hosted"), OPEN, True,
-                "word"),
+    IntentWords(("open source", "open weights", "open weight", "open", "oss", "local", "self hosted",
+                 "hugging face", "huggingface"), OPEN, True, "word"),
     IntentWords(("closed source", "closed", "proprietary"), OPEN, False),
     IntentWords(("small", "compact", "lightweight"), SIZE, (None, 15e9), "word"),
     IntentWords(("tiny", "edge", "on device"), SIZE, (None, 4e9), "word"),
@@ -63,12 +63,16 @@ INTENT_WORDS = (
     IntentWords(("function calling", "tool calling", "tool use", "tool", "agentic"), CAPABILITY,
                 ("tool_calling", True), "prefix"),
     IntentWords(("long context", "large context", "big context"), CONTEXT, 1_000_000),
+    IntentWords(("amazon bedrock", "bedrock", "aws"), PLATFORM, "cloud-a"),
+    IntentWords(("google vertex", "vertex ai", "vertex", "gcp"), PLATFORM, "cloud-b"),
+    IntentWords(("openrouter",), PLATFORM, "gateway"),
     IntentWords(("working", "available", "active", "supported"), STATUS, WORKING),
     IntentWords(("deprecated", "deprecating", "retiring"), STATUS, ("deprecated",)),
     IntentWords(("retired", "sunset", "shut down", "shutdown", "discontinued", "dead"), STATUS, ("sunset",)),
     IntentWords(("model", "ai", "api", "the", "a", "an", "for", "with", "and", "or", "of", "by", "from", "to", "in",
                  "best", "good", "top", "which", "what", "me", "some", "find", "show", "version", "weights",
-                 "alternative", "like", "similar", "vs", "versus", "use", "used"), FILLER),
+                 "alternative", "like", "similar", "vs", "versus", "use", "used", "on", "that", "cheap",
+                 "cheapest", "fastest", "affordable", "powerful", "smartest", "most", "any"), FILLER),
 )
 # "<N>b", "<N>m" (parameters) and "<N>k", "<N>m" before "context" / "tokens" (a context window).
 SIZE_WORD = re.compile(r"^(\d+(?:\.\d+)?)([bmk])\+?$")

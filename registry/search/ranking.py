@@ -14,9 +14,11 @@ best score:
               of 0.05), the higher. A q ending in "-", "." and the like is still being
               typed: "claude sonnet 4." is the start of "4.5", not the whole "4". A query of one
               intent word ("embedding") asks for a task, not for names that start with it.
-   Tiers 3 and 4 are lowered for a model that is not working (deprecated 0.05, sunset 0.1, never
-   below 0.46), so among names of similar relevance working models come first; a name typed
-   exactly (1 and 2) finds a retired model first.
+   A start (4), or a versionless id without punctuation (3: "gemini pro"), scores 0.15 less for a
+   deprecated model and 0.35 less for a sunset one (never below 0.3): among results of similar
+   relevance working models come first, so a retired name that q only starts can fall below a
+   working model that holds q's words. A name typed exactly (1, 2, or 3 with a version or the
+   model's own name) finds a retired model first.
 5. words:     every remaining word occurs in the names, slug, aliases or family (the last one
               as a prefix), and the model meets every term (its own data, or the term's word
               in its names)                                                -> 0.18 to 0.45:
@@ -47,9 +49,9 @@ EXACT, NAME_EXACT, SQUASHED_EXACT = 1.0, 0.95, 0.9
 LITERAL_PREFIX = (0.7, 0.88)     # (floor, score when q covers the whole name)
 SQUASHED_PREFIX = (0.5, 0.69)
 STEP = 0.05                      # coverage is rounded to this: near-equal ones tie, and ties go by status
-NAME_FLOOR = 0.46                # a name tier lowered for status stays above every words match
+NAME_FLOOR = 0.3                  # a name tier lowered for status may fall below a working words match
 # How much a name tier drops for a model that is not working (a start, or a versionless id typed loosely).
-PREFIX_PENALTY = {"deprecated": 0.1, "sunset": 0.2}
+PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
 # The words tier (5): its top, and what it loses per shortfall (candidates.word_ids computes it in SQL).
 WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
                  "special": 0.01}
@@ -129,6 +131,11 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         if fixed is not None:
             query = _read(fixed, words.providers, corrected=True)
             found = _ranked(conn, query, filters, limit)
+    if not found and query.plan.intent_only and len(query.plan.terms) > 1 and query.plan.of(intent.PROVIDER):
+        # A provider with nothing of what else was asked ("coding model from anthropic"): its models, then.
+        query.plan.terms = query.plan.of(intent.PROVIDER)
+        query.corrected = True
+        found = _ranked(conn, query, filters, limit)
     if not found and query.plan.terms and query.plan.text:
         # Nothing has both the words and what the query asks for. Words that name no line ("content
         # moderation") are let go; when every word names one ("claude for coding"), the terms are.
@@ -187,7 +194,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     if query.words or terms:
         asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
         for row in candidates.word_rows(conn, query.words, query.typing, terms, filters, wanted, WORDS_WEIGHTS,
-                                        asked_type, bool(query.plan.of(intent.CONTEXT))):
+                                        asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query)):
             best[row["id"]] = (row["score"], row)
     named = candidates.passing(conn, starts | whole, filters) if filters else starts | whole
     for row in candidates.rows(conn, named, terms):
@@ -203,6 +210,17 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
         scored.sort(key=lambda item: item[1]["input_context_window"] or 0, reverse=True)
     scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER))))
     return scored
+
+
+def _line_word(query: _Query) -> str | None:
+    """The word that names the line a query is about: its first word left for names or naming a provider
+    ("qwen vl": qwen, whose models' names start with it), or None."""
+    providers = {t.said.lower() for t in query.plan.of(intent.PROVIDER)}
+    for word in normalize_query(query.q).lower().split():
+        runs = _WORD_PART.findall(word)
+        if runs and (word in providers or any(runs == w for w in query.words)):
+            return runs[0]
+    return None
 
 
 def _literal_names(row, aliases: list) -> list:
