@@ -22,8 +22,8 @@ best score:
 5. words:     every remaining word occurs in the names, slug, aliases or family (the last one
               as a prefix), and the model meets every term (its own data, or the term's word
               in its names)                                                -> 0.18 to 0.45:
-              0.45, less 0.12 when the first word does not start the model's name, family or
-              provider, 0.06 when a word is only in its aliases or family, 0.03 per status step
+              0.45, less 0.12 when the query's first name or provider word does not start the
+              model's name, family or provider, 0.06 when a word is only in its aliases or family, 0.03 per status step
               below working (deprecated, sunset), 0.02 when a term is met only by its word, 0.01
               for a special type (embedding, image, ...) no word asked for.
 
