@@ -188,7 +188,7 @@ def _corrected(conn, query: _Query, lexicon_) -> str | None:
 def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     """(score, row) of the best candidates, best first (enough of them to cut to limit)."""
     terms = query.plan.terms
-    wanted = max(2 * limit, 20)
+    wanted = limit + 10              # a few more than the page: both pre-rankings are close to the final one
     starts, whole = candidates.name_ids(conn, query.q, query.text, wanted)
     best = {}
     if query.words or terms:
