@@ -17,8 +17,9 @@ def export_registry():
     head = export.header(db)
 
     def body():
-        try:
-            yield from export.pieces(db, head, fmt)
+        try:   # bytes: a WSGI server takes nothing else (direct_passthrough skips werkzeug's encoding)
+            for piece in export.pieces(db, head, fmt):
+                yield piece.encode("utf-8") if isinstance(piece, str) else piece
         finally:
             db.close()
 
