@@ -107,10 +107,19 @@ def test_stdio_keeps_stderr_quiet(db_path):
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
     ready = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
     listing = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-    done = subprocess.run([*registry_command(), "mcp"], input=f"{hello}\n{ready}\n{listing}\n", capture_output=True,
-                          text=True, env=server_env(db_path, REGISTRY_TODAY=TODAY), timeout=60)
-    assert '"resolve"' in done.stdout
-    assert "INFO" not in done.stderr, done.stderr
+    # stdin stays open until the listing is answered: at end of input the SDK may stop before answering.
+    proc = subprocess.Popen([*registry_command(), "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=server_env(db_path, REGISTRY_TODAY=TODAY))
+    try:
+        proc.stdin.write(f"{hello}\n{ready}\n{listing}\n")
+        proc.stdin.flush()
+        answers = [proc.stdout.readline(), proc.stdout.readline()]
+    finally:
+        proc.stdin.close()
+        stderr = proc.stderr.read()
+        proc.wait(timeout=60)
+    assert '"resolve"' in answers[1], answers
+    assert "INFO" not in stderr, stderr
 
 
 @pytest.fixture(scope="module")
