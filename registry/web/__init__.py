@@ -30,6 +30,8 @@ def install(app) -> None:
     # Undecodable query strings are refused before any view reads request.args. A cached answer
     # skips this: its raw query string is part of its key and passed this check when it was kept.
     hardening.init_query_check(app)
+    # A streamed (chunked) body is read up to its bound before any view, after the limiter counted it.
+    request_body.init_reading(app)
 
 
 def install_documents(app) -> None:
