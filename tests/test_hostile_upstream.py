@@ -3,7 +3,8 @@
 One table: for each kind of field (id, name, URL, date, count, alias list, free text), hostile values
 planted in a real upstream's own response shape and run through its real parser, with the outcome
 the check of upstream values (registry/ingest/validate.py) must give: refused, with the run's
-details saying why, or cleaned. After each run every writer (JSON, HTML, the SVG timeline, Markdown,
+details saying why, or cleaned; and well-formed claims on another provider's lane, refused by
+registry/ingest/match.py the same way. After each run every writer (JSON, HTML, the SVG timeline, Markdown,
 Atom, JSON Feed, iCalendar, MCP) must still be what a strict reader accepts (tests/writers.py).
 A second table plants hostile values straight into the database, as a value stored before a rule
 existed would be: each writer must be safe on its own. A third sends hostile queries the Markdown
@@ -163,6 +164,20 @@ CASES = [
          "capabilities", path="metadata.capabilities", expected=None),
     Case("tag with a line break", "free text", "model-hub", {**HUB, "tags": ["llama", "conversational", "x\ny"]},
          "cleaned", path="metadata.tags", expected=["llama", "conversational", "x y"], slug="llama-3.1-8b-instruct"),
+    # lane: a well-formed record on another provider's model, alias or replacement (decisions 11; match.py)
+    Case("a listing retiring another provider's model", "lane", "vendor-b-api",
+         anthropic(id="Llama-3.1-8B-Instruct", retires_at="2026-12-01T00:00:00Z"), "refused",
+         "a model of meta, not of anthropic", path="sunset_date", expected=None, slug="llama-3.1-8b-instruct"),
+    Case("an alias list taking another provider's alias", "lane", "vendor-f-api",
+         {**XAI, "aliases": ["claude-3-5-sonnet-latest"]}, "refused", "alias claude-3-5-sonnet-latest is",
+         path="aliases", expected=["claude-3-5-sonnet-20241022", "claude-3-5-sonnet-latest",
+                                   "anthropic.claude-3-5-sonnet-20241022-v2:0",
+                                   "us.anthropic.claude-3-5-sonnet-20241022-v2:0", "claude-3-5-sonnet-v2@20241022",
+                                   "anthropic/claude-3.5-sonnet"], slug="claude-3-5-sonnet-20241022"),
+    Case("a feed row naming another provider's replacement", "lane", "deprecation-feed",
+         {**FEED_ANTHROPIC, "replacement_models": ["Llama-3.1-70B-Instruct"]}, "refused",
+         "replacement llama-3.1-70b-instruct is meta's", path="successor", expected=None,
+         slug="claude-sonnet-4-20250514"),
 ]
 
 
@@ -205,7 +220,7 @@ def benign(case: Case) -> dict:
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_hostile_upstream_value_is_refused_or_cleaned_and_every_writer_holds(hostile_app, tmp_path, case):
     client = hostile_app.test_client()
-    if case.kind != "id":
+    if case.kind not in ("id", "lane"):
         plant(hostile_app, tmp_path, case.source, benign(case))
     before = client.get("/api/v1/changes?limit=200").get_json()["changes"]
     result = plant(hostile_app, tmp_path, case.source, case.item)
@@ -214,6 +229,8 @@ def test_a_hostile_upstream_value_is_refused_or_cleaned_and_every_writer_holds(h
         assert any(case.refused in line for line in details.get("refused", [])), details
         if case.kind == "id":
             assert details["outcomes"] == {"refused: its id is not an identifier": 1}, details
+        elif case.kind == "lane":   # counted with the records (match.py), as tests/test_lanes.py has it
+            assert sum(n for why, n in details["outcomes"].items() if why.startswith("refused")) >= 1, details
         else:
             assert sum(details["refused_values"].values()) >= 1, details
     else:
