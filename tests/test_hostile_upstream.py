@@ -11,6 +11,7 @@ existed would be: each writer must be safe on its own. A third sends hostile que
 twins reflect.
 """
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -288,3 +289,13 @@ def test_a_reflected_query_stays_text(client, path, q):
     assert response.status_code in (200, 404), response.get_data(as_text=True)[:300]
     check = writers.check_markdown if path.endswith(".md") else writers.check_html
     check(response.data, f"{path}?q={q}")
+
+
+def test_no_markdown_template_writes_a_value_into_a_code_span_by_hand():
+    """Inside backticks the escaping of every value would show, and a backtick in the value would close the
+    span: a value that belongs in a code span goes through the `code` filter (registry/pages/escaping.py)."""
+    templates = ROOT / "registry" / "pages" / "templates"
+    by_hand = [(path.name, line) for path in sorted(templates.glob("*.md")) + [templates / "llms.txt"]
+               for line in path.read_text(encoding="utf-8").splitlines()
+               for span in re.findall(r"`[^`]*`", line) if "{{" in span and "|safe }}" not in span]
+    assert by_hand == []
