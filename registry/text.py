@@ -17,11 +17,12 @@ _INVISIBLE = re.compile("[\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b\ufeff]")
 _LINE_BREAKS = re.compile(r"[\t\r\n]+")
 _SPACES = re.compile(r"\s+")
 # Markdown punctuation that can start a construct anywhere in a line: code spans, emphasis, links and
-# images, raw HTML and autolinks, table cells, strikethrough, and the backslash itself.
-_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~])")
-# ... and what opens a block at the beginning of a line: a heading, a list item (`-`, `+`, `1.`,
-# `1)` before a space or the end), a rule or a setext underline (`---`, `===`).
-_MARKDOWN_BLOCK_START = re.compile(r"^(\d{0,9})(#|(?<=\d)[.)](?=\s|$)|(?<!\d)[-+=](?=[\s=+-]|$))")
+# images, raw HTML and autolinks, table cells, strikethrough, a heading's closing #s, and the backslash;
+# `_` only where it could open or close emphasis (not inside a word: sunset_date stays as it is).
+_MARKDOWN_INLINE = re.compile(r"([\\`*\[\]<>|~#]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+# ... and what opens a block at the beginning of a line: a list item (`-`, `+`, `1.`, `1)` before a
+# space or the end), a rule or a setext underline (`---`, `===`); `>` and `#` are escaped anywhere.
+_MARKDOWN_BLOCK_START = re.compile(r"^(\d{0,9})((?<=\d)[.)](?=\s|$)|(?<!\d)[-+=](?=[\s=+-]|$))")
 
 
 def without_controls(value: str, keep_lines: bool = True) -> str:

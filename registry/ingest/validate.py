@@ -158,8 +158,11 @@ CURATION_ONLY = {"status", "family", "points_to", "provider"}
 
 
 def _shown(value) -> str:
-    text = value if isinstance(value, str) else repr(value)
-    return repr(text[:SHOWN] + "...") if len(text) > SHOWN else repr(text)
+    """A value as the run's details quote it: repr (controls escaped), at most SHOWN characters of it."""
+    if not isinstance(value, str):
+        text = repr(value)
+        return text[:SHOWN] + "..." if len(text) > SHOWN else text
+    return repr(value[:SHOWN] + "...") if len(value) > SHOWN else repr(value)
 
 
 @dataclass
