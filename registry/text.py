@@ -8,12 +8,12 @@ twins, llms.txt).
 """
 import re
 
-# C0 and C1 controls and DEL, except tab, LF and CR (which a field may allow); lone surrogates (they
-# cannot be encoded as UTF-8); U+FFFE/U+FFFF (not characters: invalid in XML).
-_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-# Characters that reorder or hide text (Trojan Source, CVE-2021-42574) and the Unicode line and
-# paragraph separators, which end a line in some readers and not in others.
-_INVISIBLE = re.compile("[\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b\ufeff]")
+# One class, so a page is cleaned in one pass: C0 and C1 controls and DEL, except tab, LF and CR (which a
+# field may allow); lone surrogates (they cannot be encoded as UTF-8); U+FFFE/U+FFFF (not characters:
+# invalid in XML); and what reorders or hides text (Trojan Source, CVE-2021-42574), with the Unicode line
+# and paragraph separators, which end a line in some readers and not in others.
+_UNWANTED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff"
+                       "\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b\ufeff]")
 _LINE_BREAKS = re.compile(r"[\t\r\n]+")
 _SPACES = re.compile(r"\s+")
 # Markdown punctuation that can start a construct anywhere in a line: code spans, emphasis, links and
@@ -28,7 +28,9 @@ _MARKDOWN_BLOCK_START = re.compile(r"^(\d{0,9})((?<=\d)[.)](?=\s|$)|(?<!\d)[-+=]
 def without_controls(value: str, keep_lines: bool = True) -> str:
     """value without control characters, lone surrogates and invisible reordering characters; with
     keep_lines False, tabs and line breaks become single spaces too."""
-    value = _INVISIBLE.sub("", _CONTROLS.sub("", value))
+    if value.isprintable():   # the common case, in C: no control, format or separator character at all
+        return value
+    value = _UNWANTED.sub("", value)
     if not keep_lines:
         value = _LINE_BREAKS.sub(" ", value)
     return value
@@ -36,6 +38,8 @@ def without_controls(value: str, keep_lines: bool = True) -> str:
 
 def one_line(value: str) -> str:
     """A single line: no controls, every run of whitespace one space, no space at either end."""
+    if value.isprintable() and "  " not in value and value == value.strip():   # already one (most are)
+        return value
     return _SPACES.sub(" ", without_controls(value, keep_lines=False)).strip()
 
 

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import writers
 from helpers import build_db, rewrite
-from registry import create_app
+from registry import create_app, url_policy
 from registry.ingest.records import Page
 from registry.ingest.runner import run_source
 from registry.ingest.snapshots import save_pages
@@ -299,3 +301,11 @@ def test_no_markdown_template_writes_a_value_into_a_code_span_by_hand():
                for line in path.read_text(encoding="utf-8").splitlines()
                for span in re.findall(r"`[^`]*`", line) if "{{" in span and "|safe }}" not in span]
     assert by_hand == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(url_policy.PLAIN_URL, fullmatch=True).filter(lambda u: len(u) <= url_policy.MAX_URL))
+def test_the_url_policys_fast_path_accepts_only_what_the_long_way_accepts(url):
+    """The one URL policy skips parsing for the usual shape (registry/url_policy.py): never for a URL the
+    parse would refuse."""
+    assert url_policy.parsed_problem(url) is None

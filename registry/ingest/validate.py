@@ -45,7 +45,7 @@ def _id(value) -> str:
 
 
 def _name(value) -> str:
-    if not isinstance(value, str):
+    if type(value) is not str:
         raise Refused("is not text")
     cleaned = one_line(value)
     if len(cleaned) > MAX_NAME:
@@ -120,29 +120,33 @@ SCHEDULED = PLATFORMS[1:]   # the provider's own API is the model's own fields
 
 
 def _metadata(value, depth: int = 0):
-    """What a source says beyond the spec's fields (tags, capabilities): bounded JSON, text cleaned."""
+    """What a source says beyond the spec's fields (tags, capabilities): bounded JSON, text cleaned.
+
+    Strings first and by type: a hub listing of 50k repos brings some 800k of them (their tags).
+    """
+    kind = type(value)
+    if kind is str:
+        return _text(value) if depth == 0 else _name(value)
     if depth > MAX_DEPTH:
         raise Refused(f"is nested deeper than {MAX_DEPTH}")
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        if abs(value) > MAX_NUMBER:
-            raise Refused("holds a number too large to keep exactly")
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
-            raise Refused("holds a number that is not finite or too large")
-        return value
-    if isinstance(value, str):
-        return _text(value) if depth == 0 else _name(value)
-    if isinstance(value, list):
+    if kind is list:
         if len(value) > MAX_ITEMS:
             raise Refused(f"holds more than {MAX_ITEMS} items")
-        return [_metadata(item, depth + 1) for item in value]
-    if isinstance(value, dict):
+        return [_name(item) if type(item) is str else _metadata(item, depth + 1) for item in value]
+    if kind is dict:
         if len(value) > MAX_KEYS:
             raise Refused(f"holds more than {MAX_KEYS} keys")
         return {_name(key): _metadata(item, depth + 1) for key, item in value.items()}
+    if value is None or kind is bool:
+        return value
+    if kind is int:
+        if abs(value) > MAX_NUMBER:
+            raise Refused("holds a number too large to keep exactly")
+        return value
+    if kind is float:
+        if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+            raise Refused("holds a number that is not finite or too large")
+        return value
     raise Refused(f"is not JSON ({type(value).__name__})")
 
 

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, current_app, render_template
 from ..lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
 from ..web.response_cache import CachedAnswer
+from .escaping import html_page
 from .present import PLATFORMS, STATUS_TEXT
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -36,7 +37,10 @@ def render(name: str, http_status: int = 200, **context):
     """The page `name` in the format asked for: templates/name.html, or name.md for Markdown."""
     markdown = page_format() == MARKDOWN
     context.update(today=today(), platforms=PLATFORMS, status_text=STATUS_TEXT)
-    body = render_markdown(f"{name}.md", **context) if markdown else render_template(f"{name}.html", **context)
+    if markdown:
+        body = render_markdown(f"{name}.md", **context)
+    else:
+        body = html_page(render_template(f"{name}.html", **context))
     response = current_app.response_class(body, status=http_status,
                                           mimetype=MARKDOWN if markdown else "text/html")
     return response
@@ -52,7 +56,10 @@ def error_page(status: int, code: str, message: str, wanted: str):
     """An error for a person (HTML) or an agent (Markdown) outside /api/v1 (registry/web/errors.py)."""
     markdown = wanted == MARKDOWN
     context = {"status": status, "code": code, "message": message, "today": today()}
-    body = render_markdown("error.md", **context) if markdown else render_template("error.html", **context)
+    if markdown:
+        body = render_markdown("error.md", **context)
+    else:
+        body = html_page(render_template("error.html", **context))
     return current_app.response_class(body, status=status, mimetype=MARKDOWN if markdown else "text/html")
 
 
