@@ -73,9 +73,9 @@ CREATE TABLE IF NOT EXISTS models (
     updated_at            TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
--- The family's latest (upgrade, resolve) without reading every model of the family.
+-- A family's models of one status (its latest: the provider page) without reading every model of the family.
 CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);
--- A family's models newest first without a sort (the upgrade's scan of a family, registry/resolve/upgrade.py).
+-- A family's models by release without a sort (the family page and timeline, queries.family_models).
 CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);
 CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);
 CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);

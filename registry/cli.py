@@ -92,22 +92,22 @@ def ingest_command(source, offline, record, verbose):
         click.echo(f"schema: failed: {exc.message}", err=True)
         failed += 1
     chosen = [source] if source else list(AUTOMATED_SOURCES)
-    chatty = sys.stdout.isatty()   # progress on a terminal, quiet under cron
+    chatty = sys.stdout.isatty()   # progress while a source runs on a terminal; cron gets the summaries
     for name in chosen:
         if chatty:
             click.echo(f"{name}: running...", nl=False)
         result = run_source(config["DATABASE"], name, offline=offline, seeds_dir=config["SEEDS_DIR"],
                             record_to=config["SEEDS_DIR"] if record else None)
+        if chatty:
+            click.echo("\r", nl=False)
         if result.status == "completed":
-            if chatty:
-                click.echo(f" completed: {result.added} added, {result.updated} updated (run {result.run_id})")
-                outcomes = (result.details or {}).get("outcomes", {})
-                if outcomes:
-                    click.echo("  records: " + ", ".join(f"{n} {why}" for why, n in outcomes.items()))
+            # One summary line per source, terminal or not: cron's log shows what each run did.
+            outcomes = (result.details or {}).get("outcomes", {})
+            records = "; records: " + ", ".join(f"{n} {why}" for why, n in outcomes.items()) if outcomes else ""
+            click.echo(f"{name}: completed: {result.added} added, {result.updated} updated"
+                       f" (run {result.run_id}){records}")
         else:
             failed += 1
-            if chatty:
-                click.echo(f" {result.status}")
             if verbose and result.trace:
                 click.echo(result.trace, err=True, nl=False)
             click.echo(f"{name}: {result.status}: {result.error}", err=True)
@@ -253,7 +253,32 @@ def init_app(app) -> None:
     app.cli.add_command(serve_command)
 
 
+class RegistryGroup(FlaskGroup):
+    """The `registry` command: the registry's own commands only (not Flask's run, shell, routes, or
+    flask-limiter's), and --version naming the registry's version."""
+
+    OWN = ("audit", "curate", "init-db", "ingest", "mcp", "notify", "scan", "serve")
+
+    def list_commands(self, ctx):
+        return [name for name in super().list_commands(ctx) if name in self.OWN]
+
+    def get_command(self, ctx, name):
+        return super().get_command(ctx, name) if name in self.OWN else None
+
+
+def _version(ctx, _param, value) -> None:
+    if value and not ctx.resilient_parsing:
+        from importlib.metadata import version
+        click.echo(f"registry {version('model-registry')}")
+        ctx.exit()
+
+
 def main():
     """Entry point of the `registry` console script."""
     from . import create_app
-    FlaskGroup(create_app=create_app, help="The model registry.")(prog_name="registry")
+    group = RegistryGroup(create_app=create_app, help="The model registry: resolve any model id to its model and"
+                          " its upgrade in your own format; curate, ingest, audit, scan and serve it.",
+                          add_version_option=False)
+    group.params.append(click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True,
+                                     callback=_version, help="Show the registry's version."))
+    group(prog_name="registry")

@@ -1,7 +1,7 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .fields import COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -177,11 +177,15 @@ def model_by_slug(db, slug: str):
     return model_row(db, slug=slug)
 
 
+# Alias sources in the order of fields.ALIAS_SOURCES, their one home.
+_SOURCE_ORDER = "CASE source " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(ALIAS_SOURCES)) + " END"
+
+
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
     return db.execute(
         "SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
-        " ORDER BY CASE source WHEN 'official' THEN 0 WHEN 'cloud-a' THEN 1 WHEN 'cloud-b' THEN 2 ELSE 3 END,"
+        f" ORDER BY {_SOURCE_ORDER},"
         " position, alias", (model_id,)).fetchall()
 
 
@@ -245,19 +249,6 @@ def platform_dict(row) -> dict:
         "own_schedule": bool(row["own_schedule"]),
         "sources": sources,
     }
-
-
-def family_latest(db, family_id: int):
-    """The latest model of a family (its newest working release), or None."""
-    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status = 'latest'", (family_id,)).fetchone()
-
-
-def working_family_models(db, family_id: int):
-    """Full rows of a family's working (active, latest) models, newest release first (undated last),
-    then slug descending; a cursor, so a caller that stops early reads no more rows."""
-    # release_date DESC puts NULLs last in SQLite, and lets models_family_release give the order.
-    return db.execute(MODEL_SELECT + " WHERE m.family_id = ? AND m.status IN ('latest', 'active')"
-                      " ORDER BY m.release_date DESC, m.slug DESC", (family_id,))
 
 
 def history(db, row) -> list:

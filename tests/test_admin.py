@@ -4,7 +4,7 @@ import pytest
 
 import fakes
 from helpers import assert_error
-from registry.ingest.locks import SourceLock
+from registry.merge.locks import SourceLock
 from registry.ingest.runner import begin
 
 KEY = "s3cret-key"

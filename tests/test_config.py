@@ -67,3 +67,21 @@ def test_config_from_environment(env, key, expected):
 def test_a_bad_value_names_the_variable(name, raw):
     with pytest.raises(ValueError, match=name):
         setting(name, {name: raw})
+
+
+def test_alias_sources_have_one_order_everywhere():
+    """fields.ALIAS_SOURCES is the one home of the alias sources and their order: the schema's CHECK and
+    the queries' ORDER BY follow it (docs/data-flow.md)."""
+    import re
+
+    from registry import queries
+    from registry.db import schema_sql
+    from registry.fields import ALIAS_SOURCES
+    check = re.search(r"source\s+TEXT NOT NULL CHECK \(source IN \(([^)]*)\)\)", schema_sql()).group(1)
+    assert tuple(s.strip().strip("'") for s in check.split(",")) == ALIAS_SOURCES
+    import sqlite3
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE aliases (source TEXT)")
+    db.executemany("INSERT INTO aliases VALUES (?)", [(s,) for s in reversed(ALIAS_SOURCES)])
+    ordered = [r[0] for r in db.execute(f"SELECT source FROM aliases ORDER BY {queries._SOURCE_ORDER}")]
+    assert tuple(ordered) == ALIAS_SOURCES

@@ -147,11 +147,13 @@ def test_missing_key_fails_the_run_clearly(app, rw, monkeypatch):
     assert "OPENAI_API_KEY is not set" in result.error
 
 
-def test_cli_ingest_quiet_under_cron(runner, monkeypatch):
+def test_cli_ingest_says_one_line_per_source_under_cron(runner, monkeypatch):
+    """Without a terminal (cron), no progress, but one summary line per source, so the log shows each run."""
     fakes.install(monkeypatch, {"model-hub": fakes.fake_module("model-hub", None, fakes.HUB)})
     result = runner.invoke(args=["ingest", "--source", "model-hub"])
     assert result.exit_code == 0, result.output
-    assert result.output == ""
+    assert result.output.splitlines() == [
+        "model-hub: completed: 1 added, 2 updated (run 2); records: 2 landed on a known model, 1 new model"]
 
 
 def test_cli_rejects_unknown_source(runner):

@@ -63,9 +63,9 @@ def db_path(tmp_path_factory):
 
 async def exercise(session: ClientSession) -> dict:
     """Every case and bad case through one session: {index: structured answer or error text}."""
-    await session.initialize()
+    hello = await session.initialize()
     listed = {t.name for t in (await session.list_tools()).tools}
-    answers = {"tools": listed}
+    answers = {"tools": listed, "server": (hello.serverInfo.name, hello.serverInfo.version)}
     for i, (tool, args, _) in enumerate(CASES):
         result = await session.call_tool(tool, args)
         assert not result.isError, result.content
@@ -77,7 +77,9 @@ async def exercise(session: ClientSession) -> dict:
 
 
 def check_answers(answers: dict) -> None:
+    from importlib.metadata import version
     assert answers["tools"] == TOOLS
+    assert answers["server"] == ("model-registry", version("model-registry"))   # the registry's, not the SDK's
     for i, (tool, args, expected) in enumerate(CASES):
         for key, value in expected.items():
             assert dig(answers[i], key) == value, (tool, args, key, answers[i])
@@ -96,6 +98,19 @@ def test_stdio(db_path):
                 return await exercise(session)
 
     check_answers(anyio.run(run))
+
+
+def test_stdio_keeps_stderr_quiet(db_path):
+    """The SDK's INFO lines (one per request) would fill a stdio client's log: warnings only."""
+    import subprocess
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    ready = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    listing = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+    done = subprocess.run([*registry_command(), "mcp"], input=f"{hello}\n{ready}\n{listing}\n", capture_output=True,
+                          text=True, env=server_env(db_path, REGISTRY_TODAY=TODAY), timeout=60)
+    assert '"resolve"' in done.stdout
+    assert "INFO" not in done.stderr, done.stderr
 
 
 @pytest.fixture(scope="module")

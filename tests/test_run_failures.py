@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import fakes
-from registry.ingest.locks import SourceLock
+from registry.merge.locks import SourceLock
 from registry.ingest.runner import run_source
 from registry.merge import runs
 

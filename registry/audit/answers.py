@@ -16,7 +16,7 @@ from ..lifecycle.fit import FIT_RULES, fits, undated
 from ..resolve import answer_match
 from ..resolve.index import AliasIndex, Match
 from ..resolve.normalize import normalize
-from ..resolve.upgrade import _has, _wanted, upgrade_aliases
+from ..resolve.upgrade import alias_form, upgrade_aliases, wanted_form
 
 
 class Registry:
@@ -153,8 +153,8 @@ def format_not_kept(reg: Registry) -> list:
         if theirs and (chosen is None or chosen.source != alias.source):
             found.append(f"{alias.alias}: upgrade {answer.upgrade['slug']} has {alias.source} ids, none given")
             continue
-        want = _wanted(alias, alias.alias)
-        if any(_has(a) == want for a in theirs) and _has(chosen) != want:
+        want = wanted_form(alias, alias.alias)
+        if any(alias_form(a) == want for a in theirs) and alias_form(chosen) != want:
             found.append(f"{alias.alias} -> {chosen.alias}: {answer.upgrade['slug']} has an id of the same form")
     return sorted(found)
 

@@ -3,7 +3,7 @@ import json
 
 from .reader import SOURCE, Curation
 from ..db import connect_rw, now_iso
-from ..ingest.locks import hold
+from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
 from ..queries import running_run_id
@@ -126,7 +126,7 @@ def apply_curation(conn, cur: Curation) -> tuple[int, int]:
 
 
 def apply_locked(db_path: str, cur: Curation) -> tuple[int, int]:
-    """apply_curation under the curation lock, as a source runs under its own (ingest/locks.py):
+    """apply_curation under the curation lock, as a source runs under its own (merge/locks.py):
     two curates never overlap, and a curation run a killed process left 'running' is marked failed.
 
     Raises CurationBusy while another curate holds the lock, StorageError when the disk refuses.

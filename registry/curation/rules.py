@@ -3,6 +3,7 @@ import datetime as dt
 import re
 
 from ..fields import BY_NAME, CURATED, MODEL_TYPES, PLATFORMS, STATUSES
+from ..lifecycle import RETIRING
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
@@ -66,7 +67,7 @@ def _version(value):
 # What a platform's own schedule may state (docs/lifecycle.md#platforms): its days, the replacement it
 # names (a model slug), and a status only where no day says it (a platform listing an id as retired).
 PLATFORM_KEYS = {"deprecation_date": _date, "sunset_date": _date, "successor": _model_slug,
-                 "status": _one_of(("deprecated", "sunset"))}
+                 "status": _one_of(RETIRING)}
 SCHEDULED_PLATFORMS = PLATFORMS[1:]   # the provider's own API is the model's own fields
 
 

@@ -12,7 +12,7 @@ from ..storage import StorageError, writing
 from . import sources
 from .match import records_to_facts
 from .http import make_session
-from .locks import hold
+from ..merge.locks import hold
 from .records import SourceError
 
 @dataclass

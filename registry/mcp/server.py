@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import logging
 
 from mcp.server.fastmcp import FastMCP
+from importlib.metadata import version
 
 from ..db import connect_ro
 from . import tools
@@ -26,7 +28,9 @@ INSTRUCTIONS = (
 @functools.lru_cache(maxsize=1)
 def server() -> FastMCP:
     """The FastMCP server with the registry's tools (built once per process)."""
-    mcp = FastMCP("model-registry", instructions=INSTRUCTIONS, stateless_http=True, json_response=True)
+    mcp = FastMCP("model-registry", instructions=INSTRUCTIONS, stateless_http=True, json_response=True,
+                  log_level="WARNING")   # the SDK's INFO lines would fill a stdio client's stderr
+    mcp._mcp_server.version = version("model-registry")   # serverInfo names the registry's version, not the SDK's
 
     @mcp.tool()
     def resolve(identifier: str) -> dict:
@@ -64,6 +68,7 @@ def run_stdio(path: str) -> None:
     """Serve the tools over stdio until the client closes the stream."""
     conn = connect_ro(path)
     token = DATABASE.set((conn, path))
+    logging.getLogger("mcp").setLevel(logging.WARNING)   # one INFO line per request would fill the client's log
     try:
         server().run("stdio")
     finally:

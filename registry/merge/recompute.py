@@ -6,7 +6,7 @@ import re
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from ..fields import COLUMNS, CURATED, LINKS, REMOVED
+from ..fields import ALIAS_SOURCES, COLUMNS, CURATED, LINKS, REMOVED
 from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
 from ..resolve.normalize import normalize, pin_free
 
@@ -160,7 +160,7 @@ def _merged_aliases(conn, live: set) -> dict:
 
 def model_key(aliases: list, slug: str) -> str:
     """The normalized form shared by all aliases of one model: its primary alias, normalized."""
-    order = {"official": 0, "cloud-a": 1, "cloud-b": 2, "gateway": 3}
+    order = {source: i for i, source in enumerate(ALIAS_SOURCES)}
     if not aliases:
         return normalize(slug)
     primary = min(aliases, key=lambda a: (order.get(a[1], 9), a[2], a[0]))

@@ -35,7 +35,7 @@ def _hub_form(alias: str) -> bool:
     return "/" in alias
 
 
-def _wanted(matched: AliasRow, query: str | None) -> tuple:
+def wanted_form(matched: AliasRow, query: str | None) -> tuple:
     """(region, pinned, variant, hub form) the caller's id has: the query's own region prefix and
     gateway variant (normalization may have stripped them to match) before the matched alias's."""
     region, pinned, variant = decoration(matched.alias)
@@ -45,7 +45,8 @@ def _wanted(matched: AliasRow, query: str | None) -> tuple:
     return (region, pinned, variant, matched.source == "official" and _hub_form(query or matched.alias))
 
 
-def _has(alias: AliasRow) -> tuple:
+def alias_form(alias: AliasRow) -> tuple:
+    """(region, pinned, variant, hub form) an alias has, to weigh against wanted_form."""
     region, pinned, variant = decoration(alias.alias)
     return (region, pinned, variant, alias.source == "official" and _hub_form(alias.alias))
 
@@ -63,10 +64,10 @@ def pick_upgrade_alias(matched: AliasRow, upgrade_aliases: list[AliasRow], query
     same = [a for a in upgrade_aliases if a.source == matched.source]
     if len(same) < 2:   # none, or the only alias of that format: nothing to weigh
         return same[0] if same else None
-    want = _wanted(matched, query)
+    want = wanted_form(matched, query)
 
     def key(a: AliasRow) -> tuple:
-        d = _has(a)
+        d = alias_form(a)
         return (d != want, d[0] != want[0], d[3] != want[3], d[1] != want[1], d[2] != want[2], a.position, a.alias)
 
     return min(same, key=key)
@@ -88,7 +89,7 @@ def format_kept(matched: AliasRow, chosen: AliasRow | None, upgrade, query: str 
     name = upgrade["display_name"]
     if chosen is None:
         return FormatKept(False, f"{name} has no id on {where}: no upgrade id in your format.")
-    want, has = _wanted(matched, query), _has(chosen)
+    want, has = wanted_form(matched, query), alias_form(chosen)
     lost, noted = [], []
     if want[0] and has[0] != want[0]:
         lost.append(f"no {want[0]}. cross-region inference profile on {where}; this is its "

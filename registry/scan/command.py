@@ -1,6 +1,8 @@
 """`registry scan` as a command: options, exit codes, output. It imports no Flask (docs/scan.md#speed)."""
 from __future__ import annotations
 
+import functools
+import os
 import sqlite3
 import sys
 
@@ -46,7 +48,11 @@ def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_
             from .remote import RemoteLookup   # requests is imported only for a remote registry
             lookup = RemoteLookup(registry_url)
         else:
-            lookup = LocalLookup(_database(ctx))
+            path = _database(ctx)
+            if not os.path.exists(path):
+                raise RegistryUnavailable(f"no registry database at {path}: set REGISTRY_DB to one (make db builds"
+                                          " ./registry.db), or ask a running registry with --registry URL")
+            lookup = LocalLookup(path)
         try:
             findings, files = scan(paths or ["."], lookup, include, exclude, vendored, min_confidence,
                                    ripgrep=prefilter.ripgrep())
@@ -60,7 +66,8 @@ def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_
     elif fix:
         for path in fixer.apply(findings):
             click.echo(f"fixed {path}", err=True)
-    render = {"text": report.text, "json": report.as_json, "github": report.github, "sarif": sarif.sarif}[fmt]
+    render = {"text": functools.partial(report.text, fixed=fix), "json": report.as_json, "github": report.github,
+              "sarif": sarif.sarif}[fmt]
     if not show_diff:
         click.echo(render(findings, files))
     # After --fix, what is left decides: the ids that had no working upgrade in their format.

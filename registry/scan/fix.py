@@ -66,7 +66,7 @@ def diff(findings: list[Finding]) -> str:
     chunks = []
     for path, group in by_file(findings):
         old, new = rewritten(path, group)
-        shown = group[0].path
+        shown = group[0].path.lstrip("/")   # git's a/ and b/ prefixes go before the path, absolute or not
         chunks.extend(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                            fromfile=f"a/{shown}", tofile=f"b/{shown}"))
     return "".join(chunks)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..lifecycle import RETIRING
 from . import Finding
 
 
@@ -21,8 +22,10 @@ def message(f: Finding) -> str:
     """One sentence: the id, its model and status, when it stops working and what to use instead."""
     if f.upgrade is None:
         upgrade = "no recommended upgrade"
-    elif f.upgrade_status in ("deprecated", "sunset"):
+    elif f.upgrade_status in RETIRING:
         upgrade = f"its replacement {f.upgrade} is {f.upgrade_status} too: no working upgrade"
+    elif f.upgrade_alias and not f.fixable and f.upgrade_note:
+        upgrade = f"upgrade to '{f.upgrade_alias}', not written by --fix: {f.upgrade_note}"
     elif f.upgrade_alias:
         upgrade = f"upgrade to '{f.upgrade_alias}'"
     else:
@@ -30,12 +33,12 @@ def message(f: Finding) -> str:
     return f"'{f.text}' is {f.display_name} ({f.model}), {f.status}; {when(f)}; {upgrade}"
 
 
-def text(findings: list[Finding], files: int) -> str:
-    """path:line:col: message, one line per finding, and a summary line."""
+def text(findings: list[Finding], files: int, fixed: bool = False) -> str:
+    """path:line:col: message, one line per finding, and a summary line (fixed: --fix just rewrote them)."""
     lines = [f"{f.path}:{f.line}:{f.col}: {message(f)}" for f in findings]
     fixable = sum(f.fixable for f in findings)
-    lines.append(f"{len(findings)} deprecated or sunset model id(s) in {files} file(s) scanned; "
-                 f"{fixable} can be fixed with --fix.")
+    done = f"{fixable} fixed" if fixed else f"{fixable} can be fixed with --fix"
+    lines.append(f"{len(findings)} deprecated or sunset model id(s) in {files} file(s) scanned; {done}.")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ import os
 import sqlite3
 
 from ..db import connect_rw
-from ..merge.runs import NOTHING_WRITTEN, mark_interrupted, record_refusal
+from .runs import NOTHING_WRITTEN, mark_interrupted, record_refusal
 from ..storage import StorageError, classify, writing
 
 
