@@ -314,3 +314,34 @@ def test_the_url_policys_fast_path_accepts_only_what_the_long_way_accepts(url):
     """The one URL policy skips parsing for the usual shape (registry/url_policy.py): never for a URL the
     parse would refuse."""
     assert url_policy.parsed_problem(url) is None
+
+
+# The transport (issue 28; docs/threat-model.md#upstreams): what no page may be. Each is the upstream's fault:
+# the run fails with a message saying so, as a SourceError (no trace), and nothing it had is lost.
+TRANSPORT = [
+    ("nested 100,000 deep", b"[" * 100_000, "malformed JSON: nested deeper"),
+    ("NaN", b'{"data": [{"id": "gpt-x", "created": NaN}]}', "malformed JSON: NaN is not JSON"),
+    ("1e400", b'{"data": [{"id": "gpt-x", "created": 1e400}]}', "malformed JSON: 1e400 is not a finite number"),
+    ("larger than the bound", b'{"data": [' + b'{"id": "gpt-x"},' * 4000 + b'{"id": "gpt-y"}]}',
+     "the response is larger than 50,000 bytes"),
+]
+
+
+@pytest.mark.parametrize("case, body, message", TRANSPORT, ids=[t[0] for t in TRANSPORT])
+def test_a_page_no_reader_agrees_on_fails_only_its_run(app, client, monkeypatch, case, body, message):
+    import responses as mock
+
+    from registry.ingest import http
+    from registry.ingest.http import make_session
+    from registry.ingest.sources import load
+    if case == "larger than the bound":
+        monkeypatch.setattr(http, "MAX_BODY", 50_000)   # its page of 4,000 items is 64 KB
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    before = client.get("/api/v1/models?per_page=200").get_json()
+    module = load("vendor-a-api")
+    with mock.RequestsMock() as upstream:
+        upstream.add(mock.GET, module.BASE_URL + module.PATH, body=body, content_type="application/json")
+        result = run_source(app.config["DATABASE"], "vendor-a-api", session=make_session(retries=0))
+    assert (result.status, result.trace) == ("failed", None), result
+    assert message in result.error
+    assert client.get("/api/v1/models?per_page=200").get_json() == before

@@ -54,6 +54,6 @@ def _bounded_body(response, url: str) -> bytes:
     for chunk in response.iter_content(CHUNK):
         size += len(chunk)
         if size > MAX_BODY:
-            raise SourceError(f"GET {url}: the response is larger than {MAX_BODY // 2**20} MiB")
+            raise SourceError(f"GET {url}: the response is larger than {MAX_BODY:,} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
