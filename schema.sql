@@ -70,7 +70,8 @@ CREATE TABLE IF NOT EXISTS models (
     successor_id          INTEGER REFERENCES models(id) ON DELETE SET NULL,
     metadata              TEXT,       -- JSON: provenance and what sources said beyond the spec's fields
     created_at            TEXT NOT NULL,
-    updated_at            TEXT NOT NULL
+    updated_at            TEXT NOT NULL,
+    capabilities          TEXT        -- JSON: the normalized capabilities some source states (merge/capabilities.py)
 );
 CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
 -- A family's models of one status (its latest: the provider page) without reading every model of the family.
@@ -82,6 +83,18 @@ CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
 CREATE INDEX IF NOT EXISTS models_status ON models(status);
 -- A status's models newest first: a page of /models?status=sunset walks it, no sort (queries.list_models).
 CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);
+-- A type's models newest first: search reads "embedding", "speech to text" from it (registry/search/candidates.py).
+CREATE INDEX IF NOT EXISTS models_type_release ON models(model_type, release_date DESC);
+
+-- The capability set as rows, what GET /models and /search filter on (registry/merge/capabilities.py): one row
+-- per stated flag (value 'true' or 'false') and per listed modality; a capability no source states has none.
+CREATE TABLE IF NOT EXISTS model_capabilities (
+    capability  TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    PRIMARY KEY (capability, value, model_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_id);
 
 CREATE TABLE IF NOT EXISTS aliases (
     id          INTEGER PRIMARY KEY,

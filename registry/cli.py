@@ -8,6 +8,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from . import export
 from .curation.apply import CurationMismatch, apply_locked
 from .audit import audit, known_gaps, render
 from .curation.reader import read_curation
@@ -234,6 +235,44 @@ def audit_command():
         sys.exit(1)
 
 
+@click.command("export")
+@click.option("--format", "fmt", type=click.Choice(export.FORMATS), default="json", show_default=True,
+              help="One JSON object, or NDJSON (one object per line).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False),
+              help="Write this file (all or nothing); default: stdout.")
+@with_appcontext
+def export_command(fmt, output):
+    """Write the whole registry as GET /api/v1/export answers it: providers, families, and every model with
+    its aliases, platform lifecycles, capabilities and provenance (docs/api-decisions.md#export)."""
+    path = current_app.config["DATABASE"]
+    if not os.path.exists(path):
+        click.echo(f"No registry at {path} (set REGISTRY_DB, or run `registry init-db` and a curation).", err=True)
+        sys.exit(1)
+    try:   # the statuses of today, as the first request of the day would decide them
+        conn = connect_rw(path)
+        try:
+            lifecycle_store.refresh_if_stale(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:   # a read-only copy: export what its writer decided
+        click.echo(f"Lifecycles not brought up to today ({exc}); exporting them as stored.", err=True)
+    conn = connect_ro(path)
+    try:
+        with export.snapshot(conn):
+            pieces = export.pieces(conn, export.header(conn), fmt)
+            if output is None:
+                for piece in pieces:
+                    click.echo(piece, nl=False)
+            else:
+                export.write_file(output, pieces)
+    except (StorageError, OSError) as exc:
+        reason = exc if isinstance(exc, StorageError) else f"{exc.strerror or exc}: {output}"
+        click.echo(f"Export not written: {reason}", err=True)
+        sys.exit(1)
+    finally:
+        conn.close()
+
+
 @click.command("mcp")
 @with_appcontext
 def mcp_command():
@@ -246,6 +285,7 @@ def init_app(app) -> None:
     """Register the CLI commands on the app."""
     app.cli.add_command(audit_command)
     app.cli.add_command(curate_command)
+    app.cli.add_command(export_command)
     app.cli.add_command(ingest_command)
     app.cli.add_command(mcp_command)
     app.cli.add_command(scan_command)

@@ -21,7 +21,8 @@ class Field:
 
     kind: the value's form, checked by curation (registry/curation/rules.py);
     stored: "column" (a models column fed by facts), "link" (resolved to a row id: family,
-    successor), "signal" (read by the lifecycle only) or "metadata" (kept in metadata);
+    successor), "signal" (read by the lifecycle only), "metadata" (kept in metadata) or "capability"
+    (one of the normalized capability set, in the models.capabilities column);
     shown: "list" (in every Model object) or "detail" (single-model answers only) or None.
     """
 
@@ -53,11 +54,21 @@ FIELDS = (
     Field("platforms", "platforms", "metadata"),
     # A floating id (gpt-4o, *-latest): the dated snapshot it points at (docs/lifecycle.md#floating-ids).
     Field("points_to", "model_slug", "metadata"),
+    # The normalized capability set (docs/api-decisions.md#capabilities): each read at merge time from the
+    # sources that state it (registry/merge/capabilities.py), or curated with the reference it comes from.
+    Field("input_modalities", "modalities", "capability"),
+    Field("output_modalities", "modalities", "capability"),
+    Field("tool_calling", "flag", "capability"),
+    Field("reasoning", "flag", "capability"),
+    Field("vision", "flag", "capability"),
 )
 BY_NAME = {f.name: f for f in FIELDS}
 
 CURATED = tuple(f.name for f in FIELDS)
 COLUMNS = tuple(f.name for f in FIELDS if f.stored == "column")
+CAPABILITIES = tuple(f.name for f in FIELDS if f.stored == "capability")
+# What input_modalities and output_modalities may hold; anything else a source sends is dropped.
+MODALITIES = ("text", "image", "audio", "video", "pdf")
 LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
 # Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
 LIST_DATES_AND_SIZES = tuple(f.name for f in FIELDS if f.shown == "list"

@@ -106,6 +106,18 @@ CREATE INDEX IF NOT EXISTS platform_lifecycles_upgrade ON platform_lifecycles(up
 DELETE FROM registry_state WHERE key = 'status_day';
 """
 
+_CAPABILITIES_V10 = """
+ALTER TABLE models ADD COLUMN capabilities TEXT;
+CREATE TABLE IF NOT EXISTS model_capabilities (
+    capability  TEXT NOT NULL,
+    value       TEXT NOT NULL,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    PRIMARY KEY (capability, value, model_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_id);
+CREATE INDEX IF NOT EXISTS models_type_release ON models(model_type, release_date DESC);
+"""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -133,6 +145,10 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);"),
     # The table is derived data: the next run (or the first request of a day) fills it.
     Step(9, "lifecycle per platform, and the successor line of a family", _PLATFORMS_V9),
+    # Derived from facts at merge time: the next run (curation or any source) fills both.
+    # Search documents are rebuilt: an Ollama tag (deepseek-r1:14b) no longer loses its size in a squashed name.
+    Step(10, "capabilities of each model and their filter rows; models by type; search documents rebuilt",
+         _CAPABILITIES_V10, rebuild_search=True),
 ]
 
 

@@ -1,12 +1,13 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
+from .capability_queries import capability_set, filter_conditions
 from .fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
-       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at
+       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at, m.capabilities
 FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
 """
 
@@ -123,18 +124,25 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
         params.append(int(filters["open_source"]))
         joined = True
     status_at = None
-    if filters.get("status") is not None:
+    statuses = filters.get("status") or []
+    if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
+        where.append(f"m.status IN ({', '.join('?' * len(statuses))})")
+        params += statuses
+    elif statuses:
         status_at = len(where)
         # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
         # which would visit every model of that status); alone, the status index counts without row reads.
         where.append("+m.status = ?" if joined else "m.status = ?")
-        params.append(filters["status"])
+        params.append(statuses[0])
     if filters.get("min_params") is not None:
         where.append("m.parameter_count >= ?")
         params.append(filters["min_params"])
     if filters.get("max_params") is not None:
         where.append("m.parameter_count <= ?")
         params.append(filters["max_params"])
+    typed, typed_args = filter_conditions(filters)   # model_type and the capabilities; the rest above
+    where += typed
+    params += typed_args
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = " WHERE " + " AND ".join(where) if where else ""
@@ -177,32 +185,40 @@ def model_by_slug(db, slug: str):
     return model_row(db, slug=slug)
 
 
-# Alias sources in the order of fields.ALIAS_SOURCES, their one home.
+# Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
 _SOURCE_ORDER = "CASE source " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(ALIAS_SOURCES)) + " END"
+ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
 
 
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
-    return db.execute(
-        "SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
-        f" ORDER BY {_SOURCE_ORDER},"
-        " position, alias", (model_id,)).fetchall()
+    return db.execute("SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
+                      " ORDER BY " + ALIAS_ORDER, (model_id,)).fetchall()
 
 
 def model_detail(db, row) -> dict:
     """The single-model response for a model's full row."""
-    model = model_summary(row)
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    metadata = json.loads(row["metadata"]) if row["metadata"] else {}
+    target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
+    return detail(row, model_aliases(db, row["id"]), platform_lifecycles(db, row["id"]), successor, target)
+
+
+def detail(row, aliases, platforms, successor, target) -> dict:
+    """The single-model response from a model's full row, its alias rows, its platform lifecycle rows (in
+    PLATFORMS order), and the rows of its successor and of the snapshot it points at (or None); the
+    export assembles every model from the same parts (registry/export.py)."""
+    model = model_summary(row)
     metadata = json.loads(row["metadata"]) if row["metadata"] else None
     model.update({
         "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
-        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]}
-                    for a in model_aliases(db, row["id"])],
+        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]} for a in aliases],
         "metadata": metadata,
+        "capabilities": capability_set(row),
         "created_at": row["created_at"], "updated_at": row["updated_at"],
-        "points_to": points_to(db, row),
-        "platforms": [platform_dict(r) for r in platform_lifecycles(db, row["id"])],
+        "points_to": _pointer(metadata or {}, target),
+        "platforms": [platform_dict(r) for r in platforms],
     })
     return model
 
@@ -210,14 +226,17 @@ def model_detail(db, row) -> dict:
 def points_to(db, row) -> dict | None:
     """A floating id's target (docs/lifecycle.md#floating-ids): {slug, display_name, status, source}, or None."""
     metadata = json.loads(row["metadata"]) if row["metadata"] else {}
-    target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
+    return _pointer(metadata, model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None)
+
+
+def _pointer(metadata: dict, target) -> dict | None:
     if target is None:
         return None
     return {"slug": target["slug"], "display_name": target["display_name"], "status": target["status"],
             "source": (metadata.get("provenance") or {}).get("points_to")}
 
 
-_PLATFORM_SELECT = """
+PLATFORM_SELECT = """
 SELECT l.*, s.slug AS successor_slug, s.display_name AS successor_name,
        u.slug AS upgrade_slug, u.display_name AS upgrade_name, u.status AS upgrade_status
 FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN models u ON u.id = l.upgrade_id
@@ -226,13 +245,18 @@ FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN
 
 def platform_lifecycle(db, model_id: int, platform: str):
     """A model's lifecycle row on one platform (registry/lifecycle/platforms.py), or None."""
-    return db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
+    return db.execute(PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
 
 
 def platform_lifecycles(db, model_id: int) -> list:
     """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
-    rows = db.execute(_PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
-    return sorted(rows, key=lambda r: PLATFORMS.index(r["platform"]))
+    rows = db.execute(PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
+    return sorted(rows, key=platform_order)
+
+
+def platform_order(row) -> int:
+    """The sort key of a platform lifecycle row: its own API first, then in PLATFORMS order."""
+    return PLATFORMS.index(row["platform"])
 
 
 def platform_dict(row) -> dict:

@@ -166,7 +166,7 @@ def test_percent_escaped_invalid_utf8_names_the_parameter(client, url, parameter
     "/api/v1/search?q=%c3%a9t%c3%a9",          # été: valid UTF-8 escapes still work
     "/api/v1/resolve?q=gpt%2D4o",
     "/api/v1/search?q=100%25",
-    "/api/v1/search?q=%c3%a9&provider=%e2%82%ac%26",   # an escaped separator inside a valid value
+    "/api/v1/models?family=%c3%a9&provider=%e2%82%ac%26",   # an escaped separator inside a valid value
 ])
 def test_valid_percent_escapes_are_still_text(client, url):
     assert client.get(url).status_code in (200, 404)

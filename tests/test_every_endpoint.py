@@ -8,9 +8,11 @@ from registry import create_app
 
 from helpers import assert_error, get_routes
 
-# The feeds answer in their own formats; everything else, errors included, is JSON.
+# The feeds answer in their own formats, the export's JSON Schema as a schema; everything else, errors
+# included, is JSON.
 MIMETYPES = {"/api/v1/feeds/changes.atom": "application/atom+xml",
-             "/api/v1/feeds/changes.json": "application/feed+json", "/api/v1/feeds/lifecycle.ics": "text/calendar"}
+             "/api/v1/feeds/changes.json": "application/feed+json", "/api/v1/feeds/lifecycle.ics": "text/calendar",
+             "/api/v1/export.schema.json": "application/schema+json"}
 ROUTES = get_routes(create_app({"TESTING": True, "DATABASE": "unused-url-map-only.db"}))
 # What the pages answer (registry/pages/): HTML, the Markdown twins, /llms.txt and the three assets.
 PAGE_TYPES = {"text/html", "text/markdown", "text/plain", "text/css", "text/javascript", "image/svg+xml"}

@@ -27,7 +27,8 @@ from registry.migrations import MigrationError, Step
 
 SEEDS = DATA.parent.parent / "seeds"
 # made by steps after version 1
-NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts", "platform_lifecycles")
+NEW_TABLES = ("changes", "webhooks", "webhook_deliveries", "webhook_attempts", "platform_lifecycles",
+              "model_capabilities")
 DERIVED = re.compile(r"^search_")    # rebuilt by the migration, compared as search results instead
 QUERIES = [("search", "claude sonnet 4.5"), ("search", "claudesonnet45"), ("search", "llama 3.1 8b"),
            ("search", "cla"), ("search", "us.anthropic.claude-3-5-sonnet-20241022-v2:0"),
@@ -48,6 +49,15 @@ def first_release_statuses():
     return mock.patch.object(lifecycle, "recompute", statuses)
 
 
+@contextlib.contextmanager
+def first_release_merge():
+    """The merge as the first release wrote it: no capability set (step 10 added it)."""
+    from registry.merge import recompute as merge
+    with mock.patch.object(merge, "COMPARED", tuple(c for c in merge.COMPARED if c != "capabilities")), \
+            mock.patch.object(merge, "write_capability_rows", lambda *args: None):
+        yield
+
+
 def build_v1_db(path, curation_dir, stamp=None):
     """A db as the first release made it: schema v1, the fixture curation and one ingested source."""
     conn = connect_rw(str(path))
@@ -60,7 +70,8 @@ def build_v1_db(path, curation_dir, stamp=None):
         # The first release kept no change history (schema step 6 added it).
         # Nor successor lines of families and lifecycles per platform (step 9).
         with mock.patch.object(changes, "recording", lambda *args: contextlib.nullcontext()), \
-                mock.patch.object(apply, "_link_family_successors", lambda *args: None), first_release_statuses():
+                mock.patch.object(apply, "_link_family_successors", lambda *args: None), first_release_statuses(), \
+                first_release_merge():
             apply_curation(conn, cur)
     finally:
         conn.close()
@@ -70,7 +81,7 @@ def build_v1_db(path, curation_dir, stamp=None):
     try:
         module = sources.load("vendor-b-api")
         records = module.parse(load_pages(str(SEEDS), "vendor-b-api"))
-        with transaction(conn), first_release_statuses():
+        with transaction(conn), first_release_statuses(), first_release_merge():
             facts, aliases, _ = records_to_facts(conn, "vendor-b-api", records)
             replace_facts(conn, "vendor-b-api", facts, aliases)
             recompute(conn)

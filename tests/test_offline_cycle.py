@@ -158,3 +158,35 @@ def test_a_clouds_own_schedule_answers_for_its_ids(cycle, q, status, sunset):
         assert detail["metadata"]["platforms"]["cloud-a"]["source"] == "curation"
         platforms = {p["platform"]: p for p in detail["platforms"]}
         assert platforms["cloud-a"]["sunset_date"] == "2026-07-30" and platforms["official"]["sunset_date"] == sunset
+
+
+def test_no_closed_family_holds_published_weights(cycle):
+    # A model the hub lists, or whose page is its weights' Hugging Face repository, is open weights; its
+    # family (whose is_open_source every model inherits) must say so (issue 29).
+    _, conn, _, _ = cycle
+    closed = conn.execute(
+        "SELECT f.slug, m.slug FROM models m JOIN families f ON f.id = m.family_id WHERE f.is_open_source = 0"
+        " AND (m.canonical_url LIKE 'https://huggingface.co/%'"
+        " OR m.slug IN (SELECT model_slug FROM facts WHERE source = 'model-hub'))").fetchall()
+    assert [tuple(r) for r in closed] == []
+
+
+@pytest.mark.parametrize("slug, open_weights", [
+    ("embeddinggemma-300m", True),      # only the hub lists it: the line derived for it is open weights
+    ("codestral-2405", True),           # Codestral 22B's card publishes weights (MNPL); later Codestrals do not
+    ("codestral-2508", False),
+    ("voxtral-mini-2507", True),        # Voxtral Mini 3B (Apache 2.0)
+    ("voxtral-mini-2602", False),
+    ("mistral-medium-2505", False),     # API-only until Mistral Medium 3.5
+    ("mistral-medium-3-5", True),
+    ("mistral-large-2402", False),      # Mistral Large 1 was API-only; 2 and later publish weights
+    ("mistral-large-2411", True),
+    ("mistral-small-2402", False),
+    ("ministral-3b-2410", False),
+    ("ministral-3b-2512", True),
+    ("devstral-medium-2507", False),
+    ("devstral-2512", True),
+])
+def test_open_weights_as_the_model_cards_say(cycle, slug, open_weights):
+    app, _, _, _ = cycle
+    assert app.test_client().get(f"/api/v1/models/{slug}").get_json()["is_open_source"] is open_weights

@@ -208,7 +208,8 @@ def test_remote_registry_gives_the_same_findings(repo, scan, db_path, tmp_path):
         code, out = scan("--registry", srv.url, "--format", "json")
     finally:
         srv.stop()
-    assert code == 0 and found(out) == EXPECTED
+    assert code == 0, out
+    assert found(out) == EXPECTED
 
 
 @responses.activate
@@ -333,3 +334,25 @@ def test_fix_keeps_the_callers_platform_or_leaves_the_id(tmp_path, monkeypatch, 
         assert "no apac. cross-region inference profile on Amazon Bedrock" in finding["upgrade_note"]
     scan("--fix")
     assert (tmp_path / "main.tf").read_text() == f'model_id = "{fixed or written}"\n'
+
+
+@responses.activate
+def test_remote_reads_the_aliases_of_the_export_like_the_local_database():
+    """A remote scan looks for the same strings as a local one: every alias, from the one-file export."""
+    base = "http://registry.test/api/v1"
+    responses.get(f"{base}/models", json={"models": [{"slug": "llama-3.1-70b-instruct"}],
+                                          "pagination": {"total_pages": 1}})
+    lines = [{"export": {"export_version": 1}},
+             {"model": {"slug": "llama-3.1-70b-instruct", "aliases": [{"alias": "Llama-3.1-70B-Instruct"},
+                                                                      {"alias": "meta.llama3-1-70b-instruct-v1:0"}]}}]
+    responses.get(f"{base}/export", body="\n".join(json.dumps(line) for line in lines) + "\n")
+    got = RemoteLookup("http://registry.test", sleep=lambda s: None).aliases()
+    assert set(got) == {"llama-3.1-70b-instruct", "Llama-3.1-70B-Instruct", "meta.llama3-1-70b-instruct-v1:0"}
+
+
+@responses.activate
+def test_remote_without_an_export_works_from_slugs():
+    base = "http://registry.test/api/v1"
+    responses.get(f"{base}/models", json={"models": [{"slug": "m-1"}], "pagination": {"total_pages": 1}})
+    responses.get(f"{base}/export", status=404, json={"error": {"code": "not_found", "message": "x"}})
+    assert RemoteLookup("http://registry.test", sleep=lambda s: None).aliases() == ["m-1"]

@@ -15,4 +15,4 @@ def get_or_404(kind: str, lookup, slug: str):
     return found
 
 
-from . import admin, catalog, changes, feeds, models, resolve, search, webhooks  # noqa: E402,F401  (routes on bp)
+from . import admin, catalog, changes, export, feeds, models, resolve, search, webhooks  # noqa: E402,F401  (routes on bp)

@@ -16,13 +16,16 @@ MAX_PARAMS = 10**15
 
 @bp.get("/models")
 def list_models():
+    params.only("provider", "family", "status", "open_source", "min_params", "max_params", "sort", "page", "per_page",
+                *params.FILTERS)
     filters = {
         "provider": params.text("provider"),
         "family": params.text("family"),
-        "status": params.choice("status", STATUSES),
+        "status": params.listed("status", STATUSES),
         "open_source": params.boolean("open_source"),
         "min_params": params.integer("min_params", minimum=0, maximum=MAX_PARAMS),
         "max_params": params.integer("max_params", minimum=0, maximum=MAX_PARAMS),
+        **params.model_filters(),
     }
     if filters["min_params"] is not None and filters["max_params"] is not None \
             and filters["min_params"] > filters["max_params"]:

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 from flask import request
 
-from ..fields import MAX_ID
+from ..fields import CAPABILITIES, MAX_ID, MODALITIES, MODEL_TYPES
 from ..web.errors import bad_request
 
 MAX_Q = MAX_ID   # a query is at most as long as any stored id (registry/fields.py)
@@ -119,3 +119,24 @@ def listed(name: str, choices=None) -> list | None:
         if unknown:
             raise bad_request(f"Parameter '{name}': unknown value '{unknown[0]}'; valid: {', '.join(choices)}.")
     return list(dict.fromkeys(items))
+
+
+def only(*names: str) -> None:
+    """400 naming the first parameter the endpoint does not take (docs/api-decisions.md#parameters): a
+    misspelt filter must not silently mean "everything"."""
+    for name in request.args:
+        if name not in names:
+            raise bad_request(f"Unknown parameter '{name}'; this endpoint takes: {', '.join(names)}.")
+
+
+FILTERS = ("model_type",) + CAPABILITIES
+
+
+def model_filters() -> dict:
+    """The type and capability filters of /models and /search: model_type (a comma list: any of),
+    input_modalities / output_modalities (a comma list: every one), tool_calling / reasoning / vision
+    (true or false: what a source states; a capability no source states matches neither)."""
+    filters = {"model_type": listed("model_type", MODEL_TYPES)}
+    for name in CAPABILITIES:
+        filters[name] = listed(name, MODALITIES) if name.endswith("modalities") else boolean(name)
+    return {name: value for name, value in filters.items() if value is not None}

@@ -1,4 +1,5 @@
-"""GET /search: full-text search over names, slugs, aliases and families, ranked by relevance."""
+"""GET /search: models by name or by what the query asks for (docs/api-decisions.md#search), with the type
+and capability filters of /models."""
 from flask import jsonify
 
 from ..search import ranking
@@ -8,7 +9,8 @@ from . import bp, params
 
 @bp.get("/search")
 def search():
+    params.only("q", "limit", *params.FILTERS)
     q = params.query_text()
     limit = params.integer("limit", default=ranking.DEFAULT_LIMIT, minimum=1,
                            maximum=ranking.MAX_LIMIT)
-    return jsonify({"query": q, "results": ranking.search(get_db(), q, limit)})
+    return jsonify({"query": q, "results": ranking.search(get_db(), q, limit, params.model_filters())})

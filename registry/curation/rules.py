@@ -2,7 +2,7 @@
 import datetime as dt
 import re
 
-from ..fields import BY_NAME, CURATED, MODEL_TYPES, PLATFORMS, STATUSES
+from ..fields import BY_NAME, CURATED, MODALITIES, MODEL_TYPES, PLATFORMS, STATUSES
 from ..lifecycle import RETIRING
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -87,11 +87,22 @@ def _platforms(value):
     return None
 
 
+def _modalities(value):
+    if not isinstance(value, list) or not value or any(item not in MODALITIES for item in value) \
+            or len(set(value)) != len(value):
+        return f"must be a list of distinct modalities ({', '.join(MODALITIES)})"
+    return None
+
+
+def _flag(value):
+    return None if isinstance(value, bool) else "must be true or false (leave it out when no source says)"
+
+
 # A field's kind (registry/fields.py) -> its checker.
 KIND_CHECKS = {
     "family_slug": _family_slug, "text": _text, "version": _version, "model_type": _one_of(MODEL_TYPES),
     "date": _date, "count": _count, "url": _url, "model_slug": _model_slug, "status": _one_of(STATUSES),
-    "platforms": _platforms,
+    "platforms": _platforms, "modalities": _modalities, "flag": _flag,
 }
 
 

@@ -6,11 +6,12 @@ import re
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from ..fields import ALIAS_SOURCES, COLUMNS, CURATED, LINKS, REMOVED
+from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, LINKS, REMOVED
+from .capabilities import capabilities, write_capability_rows
 from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
 from ..resolve.normalize import normalize, pin_free
 
-COMPARED = COLUMNS + ("family_id", "metadata")
+COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
 
 def _load_facts(conn) -> dict:
@@ -105,6 +106,8 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
     """Return (row dict, successor slug) for one model, or None when it has no home."""
     row, provenance, extras = {}, {}, {}
     for field, by_source in fields.items():
+        if field in CAPABILITIES:
+            continue   # read with the other shapes sources state capabilities in, below
         if field == "platforms":
             merged, origin = merge_by_key(by_source)
             if merged:
@@ -136,6 +139,10 @@ def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
     successor = row.pop("successor", None)
     for column in COLUMNS:
         row.setdefault(column, None)
+    known = capabilities(fields)
+    row["capabilities"] = json.dumps({name: value for name, (value, _) in known.items()}, sort_keys=True) \
+        if known else None
+    provenance.update((name, source) for name, (_, source) in known.items())
     row["display_name"] = row["display_name"] or slug
     row["version"] = row["version"] or ""
     metadata = dict(extras)
@@ -183,7 +190,7 @@ def recompute(conn) -> tuple[int, int]:
 
     existing = {r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}
     stamp = now_iso()
-    added, changed, successors = set(), set(), {}
+    added, changed, successors, capability_sets = set(), set(), {}, {}
     for slug in sorted(live):
         visible = _visible(slug, facts[slug], families, [a[0] for a in names_by_model.get(slug, [])])
         if visible is None:
@@ -196,6 +203,8 @@ def recompute(conn) -> tuple[int, int]:
             changed.add(slug)
         else:
             continue
+        if old is None or old.get("capabilities") != row["capabilities"]:
+            capability_sets[slug] = row["capabilities"]
         columns = ("slug",) + COMPARED
         conn.execute(
             f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
@@ -215,6 +224,7 @@ def recompute(conn) -> tuple[int, int]:
             conn.execute("UPDATE models SET metadata = ? WHERE slug = ?", (json.dumps(metadata, sort_keys=True), slug))
             changed.add(slug)
     ids = {r[0]: r[1] for r in conn.execute("SELECT slug, id FROM models")}
+    write_capability_rows(conn, {ids[slug]: value for slug, value in capability_sets.items()})
     for slug, successor in successors.items():
         successor_id = ids.get(successor) if successor and successor != slug else None
         old = existing.get(slug)

@@ -50,7 +50,7 @@ def provider(slug):
     """A provider: the latest model of each family, and its families."""
     db = get_db()
     found = get_or_404("Provider", queries.get_provider, slug)
-    latest, _ = queries.list_models(db, {"provider": slug, "status": "latest"}, "release_date", 1, 200)
+    latest, _ = queries.list_models(db, {"provider": slug, "status": ["latest"]}, "release_date", 1, 200)
     return render("provider", provider=found, families=queries.list_families(db, slug, None), latest=latest)
 
 

@@ -5,6 +5,7 @@ hammered (docs/scan.md#registry).
 """
 from __future__ import annotations
 
+import json
 import time
 from typing import Callable, Iterable
 
@@ -69,8 +70,23 @@ class RemoteLookup:
         return self.models
 
     def aliases(self) -> list:
-        """The model slugs: the service lists no aliases, so the automaton works from slugs and their stems."""
-        return list(self._load_models())
+        """Every alias the service knows (its one-file export, as the local database gives them), and the
+        model slugs: so a remote scan finds the ids a local one finds. A service without an export (older
+        than it) gives the slugs only, and the automaton works from them and their stems."""
+        known = list(self._load_models())
+        response = self.get("/export", format="ndjson")
+        if response.status_code == 404:
+            return known
+        if response.status_code != 200:
+            raise RegistryUnavailable(f"{self.base}/export: HTTP {response.status_code}")
+        for line in response.iter_lines(decode_unicode=True):
+            try:
+                model = json.loads(line).get("model") if line else None
+            except ValueError:
+                raise RegistryUnavailable(f"{self.base}/export: a line is not JSON") from None
+            if isinstance(model, dict):
+                known += [a["alias"] for a in model.get("aliases") or () if isinstance(a, dict) and "alias" in a]
+        return known
 
     def resolve_many(self, strings: Iterable[str]) -> dict:
         """string -> resolve answer with the model's 'lifecycle' dates, or None (404)."""

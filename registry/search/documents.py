@@ -8,7 +8,9 @@ _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _LABEL = re.compile(r"^[^:/]{1,40}:\s+")
 _DOTTED_PREFIX = re.compile(r"^(?:[a-z]{2,}(?:-[a-z]+)*\.)+(?=[a-z])", re.IGNORECASE)
 _AT_TAIL = re.compile(r"@.*$")
-_COLON_TAIL = re.compile(r"(?:-v?\d+)?:[^:]*$", re.IGNORECASE)
+# Only a version (Bedrock's ":0") or a word (":free", ":thinking"): an Ollama tag such as ":14b" names another
+# model (deepseek-r1:14b is a distill, not DeepSeek-R1), so it stays.
+_COLON_TAIL = re.compile(r"(?:-v?\d+)?:(?:\d+|[a-z]+)$", re.IGNORECASE)
 ALIAS_SEPARATOR = "\n"
 
 

@@ -1,6 +1,8 @@
-"""Search: query escaping, FTS5 ranking and score normalization (docs/api-decisions.md#search).
+"""Search: what a query names or asks for, ranked (docs/api-decisions.md#search).
 
-A query is matched several ways, and each model takes its best score:
+A query is read first (intent.py): words that ask for a task, open weights, a size, recency, a
+capability or a provider become terms; the other words are matched against names. Each model takes its
+best score:
 
 1. exact:     q equals (case-insensitively) a slug or an alias           -> 1.0
 2. name:      q equals a display name (also without a "Provider: " label) -> 0.95
@@ -10,35 +12,49 @@ A query is matched several ways, and each model takes its best score:
               or, squashed, the start of a squashed one ("qwen3 coder fla") -> 0.5 to 0.69;
               within each, the more of the shortest such name q already covers (in steps
               of 0.05), the higher. A q ending in "-", "." and the like is still being
-              typed: "claude sonnet 4." is the start of "4.5", not the whole "4".
-5. words:     every word of q occurs in the names, slug, aliases or family
-              (the last word as a prefix), ranked by bm25 with column weights -> 0.1 to 0.45
+              typed: "claude sonnet 4." is the start of "4.5", not the whole "4". A query of one
+              intent word ("embedding") asks for a task, not for names that start with it.
+   A start (4), or a versionless id without punctuation (3: "gemini pro"), scores 0.15 less for a
+   deprecated model and 0.35 less for a sunset one (never below 0.3): among results of similar
+   relevance working models come first, so a retired name that q only starts can fall below a
+   working model that holds q's words. A name typed exactly (1, 2, or 3 with a version or the
+   model's own name) finds a retired model first.
+5. words:     every remaining word occurs in the names, slug, aliases or family (the last one
+              as a prefix), and the model meets every term (its own data, or the term's word
+              in its names)                                                -> 0.18 to 0.45:
+              0.45, less 0.12 when the query's first name or provider word does not start the
+              model's name, family or provider, 0.06 when a word is only in its aliases or family, 0.03 per status step
+              below working (deprecated, sunset), 0.02 when a term is met only by its word, 0.01
+              for a special type (embedding, image, ...) no word asked for.
 
-Ties are broken by status (latest, active, deprecated, sunset), then newest release
-date, then slug. User text never reaches FTS5 as query syntax: each word becomes a
+Ties go by status (latest, active, deprecated, sunset), then the largest context window when the query
+asks for a long one, then the newest release, then slug. A query whose words find nothing has its
+unknown words corrected to known ones (vocabulary.py) and is read again; a corrected query never
+counts as naming a model exactly. User text never reaches FTS5 as query syntax: each word becomes a
 quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricter).
-A query matching more than RANK_WINDOW models is ranked among the most recently added
-RANK_WINDOW of them (exact and whole squashed names are always looked up in full).
 """
-import json
 import re
 import unicodedata
+from dataclasses import dataclass
 
+from . import candidates, intent
+from .candidates import quote
 from .documents import ALIAS_SEPARATOR, squash
+from .vocabulary import lexicon
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 
-# bm25 weights, in the column order of search_fts: display_name, slug, aliases, family, squashed.
-WEIGHTS = (10.0, 6.0, 3.0, 1.5, 4.0)
 EXACT, NAME_EXACT, SQUASHED_EXACT = 1.0, 0.95, 0.9
 LITERAL_PREFIX = (0.7, 0.88)     # (floor, score when q covers the whole name)
 SQUASHED_PREFIX = (0.5, 0.69)
-WORDS = (0.1, 0.45)              # the best words-only match of a query scores 0.45
-STEP = 0.05                      # coverage is rounded to this: near-equal ones tie, and ties go
-                                 # by status, then release date (bm25 differences are kept: they tell)
-MIN_CANDIDATES = 60              # best bm25 rows re-ranked by the tiers above (3 * limit when larger)
-RANK_WINDOW = 500                # most matching rows bm25 is computed for (see _candidates)
+STEP = 0.05                      # coverage is rounded to this: near-equal ones tie, and ties go by status
+NAME_FLOOR = 0.3                  # a name tier lowered for status may fall below a working words match
+# How much a name tier drops for a model that is not working (a start, or a versionless id typed loosely).
+PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
+# The words tier (5): its top, and what it loses per shortfall (candidates.word_ids computes it in SQL).
+WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
+                 "special": 0.01}
 STATUS_ORDER = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
 
 _WORD_PART = re.compile(r"[^\W_]+")
@@ -61,11 +77,6 @@ def query_words(q: str) -> list:
     return words
 
 
-def quote(text: str) -> str:
-    """An FTS5 string literal: text in double quotes, inner quotes doubled."""
-    return '"' + text.replace('"', '""') + '"'
-
-
 def words_expression(q: str) -> str | None:
     """The FTS5 query for the words of q: quoted phrases ANDed, the last one a prefix while typing."""
     words = query_words(q)
@@ -78,7 +89,7 @@ def words_expression(q: str) -> str | None:
 
 
 def fts_expression(q: str) -> str | None:
-    """The candidate query: the words of q, or q squashed as the start of a squashed name."""
+    """The words of q, or q squashed as the start of a squashed name (what a name query may match)."""
     parts = []
     words = words_expression(q)
     if words:
@@ -89,58 +100,127 @@ def fts_expression(q: str) -> str | None:
     return " OR ".join(parts) or None
 
 
-def _candidates(conn, q: str, squashed: str, limit: int) -> dict:
-    """model id -> bm25 (None when found by a whole-name lookup) of every candidate model."""
-    found = {}
-    expression = fts_expression(q)
-    if expression is not None:
-        # bm25 costs time per matching row: a query matching more than RANK_WINDOW models (a
-        # first keystroke, a bare "3") is ranked among the most recently added RANK_WINDOW of them.
-        weights = ", ".join(str(w) for w in WEIGHTS)
-        ranked = conn.execute(
-            f"SELECT rowid, bm25(search_fts, {weights}) FROM search_fts WHERE search_fts MATCH ?"
-            " ORDER BY rowid DESC LIMIT ?", (expression, RANK_WINDOW)).fetchall()
-        ranked.sort(key=lambda row: row[1])
-        found.update(ranked[:max(MIN_CANDIDATES, 3 * limit)])
-    if squashed:
-        # Whole squashed names (and so every exact alias) are looked up apart from the ranking,
-        # so a broad query's cut-off never drops them.
-        for (model_id,) in conn.execute(
-                "SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?",
-                (f"squashed : {quote(squashed)}", MAX_LIMIT * 2)):
-            found.setdefault(model_id, None)
-    lowered = normalize_query(q).lower()
-    for (model_id,) in conn.execute(
-            "SELECT id FROM models WHERE slug = ? UNION SELECT model_id FROM aliases WHERE alias IN (?, ?)",
-            (lowered, q.strip(), lowered)):
-        found.setdefault(model_id, None)
-    return found
+@dataclass
+class _Query:
+    """One reading of q, with what scoring needs."""
+
+    q: str
+    text: str                    # lowercase, spaces collapsed
+    squashed: str
+    plan: intent.Plan
+    words: list                  # the plan's remaining words, as letter/digit runs
+    typing: bool                 # the last word is still being typed (matched as a prefix)
+    corrected: bool = False
+
+    @property
+    def one_intent_word(self) -> bool:
+        return self.plan.intent_only and len(self.q.split()) == 1
 
 
-_SCORING = """
-SELECT d.model_id AS id, d.display_name, d.slug, d.aliases, d.squashed, m.status, m.release_date
-FROM search_docs d JOIN models m ON m.id = d.model_id
-WHERE d.model_id IN (SELECT value FROM json_each(?))
-"""
+def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None) -> list:
+    """Models matching q, most relevant first, as the spec's search result objects (at most limit).
 
-_DETAILS = """
-SELECT m.id, m.slug, m.display_name, m.version, m.status,
-       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name
-FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
-WHERE m.id IN (SELECT value FROM json_each(?))
-"""
+    filters: the API's model_type (a list) and capability filters (docs/api-decisions.md#capabilities).
+    """
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    words = lexicon(conn)
+    query = _read(q, words.providers)
+    found = _ranked(conn, query, filters, limit)
+    if not found:
+        fixed = _corrected(conn, query, words)
+        if fixed is not None:
+            query = _read(fixed, words.providers, corrected=True)
+            found = _ranked(conn, query, filters, limit)
+    if not found and query.plan.intent_only and len(query.plan.terms) > 1 and query.plan.of(intent.PROVIDER):
+        # A provider with nothing of what else was asked ("coding model from anthropic"): its models, then.
+        query.plan.terms = query.plan.of(intent.PROVIDER)
+        query.corrected = True
+        found = _ranked(conn, query, filters, limit)
+    if not found and query.plan.terms and query.plan.text:
+        # Nothing has both the words and what the query asks for. Words that name no line ("content
+        # moderation") are let go; when every word names one ("claude for coding"), the terms are.
+        # An id or a number ("gpt-99 embedding") is never let go.
+        kept = [w for w in query.plan.text if not w.isalpha() or w.lower() in words.lines]
+        if len(kept) < len(query.plan.text):
+            query.plan.text = kept
+            query.words = [_WORD_PART.findall(w.lower()) for w in kept]
+        else:
+            query.plan.terms = []
+        query.corrected = True
+        found = _ranked(conn, query, filters, limit)
+    top = found[:limit]
+    return [result(row, value) for value, row in top]
 
 
-def words_score(bm25: float | None, best: float) -> float:
-    """A words-only match's score in [0.1, 0.45]: its bm25 relative to the query's best bm25."""
-    if not bm25 or not best:
-        return WORDS[0]
-    return WORDS[0] + (WORDS[1] - WORDS[0]) * min(1.0, bm25 / best)
+def _read(q: str, providers: dict, corrected: bool = False) -> _Query:
+    plan = intent.parse(q, providers)
+    words = [_WORD_PART.findall(w.lower()) for w in plan.text]
+    return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
+                  plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
+                  corrected=corrected)
 
 
-def _band(band: tuple, fraction: float) -> float:
-    """A score within band (floor, ceiling), fraction rounded to STEP."""
-    return band[0] + (band[1] - band[0]) * round(fraction / STEP) * STEP
+def _corrected(conn, query: _Query, lexicon_) -> str | None:
+    """q with each unknown word corrected, or dropped when nothing is near it (a word no model carries
+    cannot help); None when every word is known."""
+    known = lexicon_.words(conn)
+    out, changed = [], False
+    raw = normalize_query(query.q).split()
+    for i, word in enumerate(raw):
+        parts = _WORD_PART.findall(word.lower())
+        last = i == len(raw) - 1 and query.typing
+        if len(parts) != 1 or not parts[0].isalpha() or known.known(parts[0], prefix=last):
+            out.append(word)
+            continue
+        fixed = known.correct(parts[0])
+        if fixed is not None:
+            out.append(fixed)
+            changed = True
+        elif query.plan.terms:
+            changed = True      # beside what the query asks for, a word no model carries cannot help
+        else:
+            out.append(word)
+    if not changed or not out or out == raw:
+        return None
+    return " ".join(out) + ("" if query.typing else " ")
+
+
+def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
+    """(score, row) of the best candidates, best first (enough of them to cut to limit)."""
+    terms = query.plan.terms
+    wanted = limit + 10              # a few more than the page: both pre-rankings are close to the final one
+    starts, whole = candidates.name_ids(conn, query.q, query.text, wanted)
+    best = {}
+    if query.words or terms:
+        asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
+        for row in candidates.word_rows(conn, query.words, query.typing, terms, filters, wanted, WORDS_WEIGHTS,
+                                        asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query)):
+            best[row["id"]] = (row["score"], row)
+    named = candidates.passing(conn, starts | whole, filters) if filters else starts | whole
+    for row in candidates.rows(conn, named, terms):
+        tier = name_tier(row, query)
+        if tier is not None and tier > best.get(row["id"], (0.0,))[0]:
+            best[row["id"]] = (tier, row)
+    scored = [(round(value, 4), row) for value, row in best.values()]
+    long_context = bool(query.plan.of(intent.CONTEXT))
+    # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
+    scored.sort(key=lambda item: item[1]["slug"])
+    scored.sort(key=lambda item: item[1]["release_date"] or "", reverse=True)
+    if long_context:
+        scored.sort(key=lambda item: item[1]["input_context_window"] or 0, reverse=True)
+    scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER))))
+    return scored
+
+
+def _line_word(query: _Query) -> str | None:
+    """The word that names the line a query is about: its first word left for names or naming a provider
+    ("qwen vl": qwen, whose models' names start with it), or None."""
+    providers = {t.said.lower() for t in query.plan.of(intent.PROVIDER)}
+    for word in normalize_query(query.q).lower().split():
+        runs = _WORD_PART.findall(word)
+        if runs and (word in providers or any(runs == w for w in query.words)):
+            return runs[0]
+    return None
 
 
 def _literal_names(row, aliases: list) -> list:
@@ -153,45 +233,80 @@ def _literal_names(row, aliases: list) -> list:
     return names
 
 
-def score(row, text: str, squashed: str, bm25: float | None, best: float) -> float:
-    """The score of one candidate model for q (lowercase, spaces collapsed; and squashed), in [0, 1]."""
+def _band(band: tuple, fraction: float) -> float:
+    """A score within band (floor, ceiling), fraction rounded to STEP."""
+    return band[0] + (band[1] - band[0]) * round(fraction / STEP) * STEP
+
+
+def _lowered(value: float, status: str, penalty: dict) -> float:
+    """A name tier lowered for a model that is not working, never below NAME_FLOOR."""
+    return max(NAME_FLOOR, value - penalty[status]) if status in penalty else value
+
+
+def name_tier(row, query: _Query) -> float | None:
+    """The score of a model whose names q is, or starts (tiers 1 to 4), or None."""
+    text, squashed = query.text, query.squashed
     aliases = row["aliases"].split(ALIAS_SEPARATOR) if row["aliases"] else []
-    if text == row["slug"] or any(text == a.lower() for a in aliases):
-        return EXACT
+    status = row["status"]
     display = row["display_name"].lower()
-    if text == display or text == display.split(": ", 1)[-1]:
-        return NAME_EXACT
     squashed_names = row["squashed"].split()
+    if not query.corrected:
+        if text == row["slug"] or any(text == a.lower() for a in aliases):
+            return EXACT
+        if text == display or text == display.split(": ", 1)[-1]:
+            return NAME_EXACT
+    # A loose match (a squashed name, a start) must not contradict a term: "qwen 27b" is not qwen2-7b.
+    if query.one_intent_word or not _meets_terms(row, query):
+        return None
     if squashed and squashed in squashed_names and not text.endswith(_CONTINUED):
-        return SQUASHED_EXACT
+        if query.corrected:    # a guess: a whole name it finds counts as a start that covers the name
+            return _lowered(LITERAL_PREFIX[1], status, PREFIX_PENALTY)
+        if any(ch.isdigit() for ch in squashed) or \
+                squashed in (squash(display), squash(display.split(": ", 1)[-1]), squash(row["slug"])):
+            return SQUASHED_EXACT      # the model's own name or a versioned id of it, typed loosely
+        # An id without a version ("gemini pro" for gemini-pro, Gemini 1.0 Pro's floating id) names a line
+        # as much as that model: a working model of the line may come first.
+        return _lowered(SQUASHED_EXACT, status, PREFIX_PENALTY)
     completions = [len(n) for n in squashed_names if squashed and n.startswith(squashed)]
     if not completions:
-        return words_score(bm25, best)
+        return None
     # Typed literally (hyphens and dots as in the name) is a stronger hint than squashed.
     literal = [len(n) for n in _literal_names(row, aliases) if n.startswith(text)]
     if literal:
-        return _band(LITERAL_PREFIX, len(text) / min(literal))
-    return _band(SQUASHED_PREFIX, len(squashed) / min(completions))
+        return _lowered(_band(LITERAL_PREFIX, len(text) / min(literal)), status, PREFIX_PENALTY)
+    return _lowered(_band(SQUASHED_PREFIX, len(squashed) / min(completions)), status, PREFIX_PENALTY)
 
 
-def search(conn, q: str, limit: int = DEFAULT_LIMIT) -> list:
-    """Models matching q, most relevant first, as the spec's search result objects (at most limit)."""
-    limit = max(1, min(int(limit), MAX_LIMIT))
-    squashed = squash(normalize_query(q))
-    found = _candidates(conn, q, squashed, limit)
-    if not found:
-        return []
-    rows = conn.execute(_SCORING, (json.dumps(list(found)),)).fetchall()
-    text = " ".join(normalize_query(q).lower().split())
-    best = min((b for b in found.values() if b is not None), default=0.0)
-    scored = [(round(score(r, text, squashed, found[r["id"]], best), 4), r) for r in rows]
-    # Stable sorts, least significant key first: slug, newest release (none last), status, score.
-    scored.sort(key=lambda item: item[1]["slug"])
-    scored.sort(key=lambda item: item[1]["release_date"] or "", reverse=True)
-    scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER))))
-    top = scored[:limit]
-    details = {r["id"]: r for r in conn.execute(_DETAILS, (json.dumps([r["id"] for _, r in top]),))}
-    return [result(details[r["id"]], value) for value, r in top if r["id"] in details]
+def _holds(runs: list, word: list, prefix: bool) -> bool:
+    """Do the letter/digit runs hold word's runs in order (the last one as a prefix when typing)?"""
+    n = len(word)
+    for i in range(len(runs) - n + 1):
+        if runs[i:i + n - 1] == word[:-1] and (runs[i + n - 1].startswith(word[-1]) if prefix
+                                               else runs[i + n - 1] == word[-1]):
+            return True
+    return False
+
+
+def _named_by(row, names: tuple) -> bool:
+    """Do the model's names (display name, slug, aliases, family) hold a term's word?"""
+    words, prefix = names
+    text = " ".join((row["display_name"], row["slug"], row["aliases"], row["family_name"])).lower()
+    if words[0] not in text:
+        return False
+    return _holds(_WORD_PART.findall(text), list(words), prefix)
+
+
+def _meets_terms(row, query: _Query) -> bool | None:
+    """Does the model meet every term of q? True by its own data, "word" when a term is met only by its word
+    in the model's names, None when a term is not met."""
+    met = True
+    for i, term in enumerate(query.plan.terms):
+        if row[f"t{i}"]:
+            continue
+        if term.names is None or not _named_by(row, term.names):
+            return None
+        met = "word"
+    return met
 
 
 def result(row, value: float) -> dict:
@@ -203,3 +318,4 @@ def result(row, value: float) -> dict:
         "provider": {"slug": row["provider_slug"], "name": row["provider_name"]},
         "score": value,
     }
+

@@ -1,0 +1,210 @@
+"""The SQL of search: which models may answer a query, ranked far enough to cut (docs/api-decisions.md#search).
+
+Two kinds of candidates:
+- names: models whose squashed names start with the query squashed (the newest WINDOW of them), and
+  exact slugs, aliases and whole squashed names (always); the only ones that can name the query;
+- words: models holding the query's remaining words (the newest WINDOW), or, for a query that is all
+  intent, the models an intent term points at (a type, a provider, a size, a capability, ...) and those
+  whose names hold its word. Each must meet every term: by its own data (a SQL condition) or by the
+  term's word in its names (an FTS5 match).
+Both are ranked in SQL first, on the models table alone, and cut to a few times the page; ranking.py
+scores what is left.
+"""
+import json
+
+from ..capability_queries import capability_condition, filter_conditions
+from . import intent
+from .documents import squash
+
+WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
+EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
+TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
+STATUS_STEP = "CASE m.status WHEN 'deprecated' THEN 1 WHEN 'sunset' THEN 2 ELSE 0 END"
+STATUS_RANK = "CASE m.status WHEN 'latest' THEN 0 WHEN 'active' THEN 1 WHEN 'deprecated' THEN 2 ELSE 3 END"
+SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'unknown'))"
+JOINS = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+
+# What a result shows and is ordered by.
+RESULT_COLUMNS = ("m.id, m.slug, m.display_name, m.version, m.status, m.release_date, m.input_context_window,"
+                  " f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name")
+_ROW = "SELECT " + RESULT_COLUMNS + """, d.aliases, d.squashed{terms}
+FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+JOIN search_docs d ON d.model_id = m.id
+WHERE m.id IN (SELECT value FROM json_each(?))
+"""
+
+
+def quote(text: str) -> str:
+    """An FTS5 string literal: text in double quotes, inner quotes doubled."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def phrase(words, prefix: bool = False) -> str:
+    """An FTS5 phrase of words (a prefix query of the last one when prefix)."""
+    return quote(" ".join(words)) + ("*" if prefix else "")
+
+
+def term_condition(term: intent.Term) -> tuple[str, list] | None:
+    """The SQL condition a model's own data meets when it is what the term asks for (None: no condition)."""
+    kind, value = term.kind, term.value
+    if kind == intent.TYPE:
+        return f"m.model_type IN ({', '.join('?' * len(value))})", list(value)
+    if kind == intent.OPEN:
+        return "f.is_open_source = ?", [int(value)]
+    if kind == intent.PROVIDER:
+        return "p.slug = ?", [value]
+    if kind == intent.SIZE:
+        low, high = value
+        return "m.parameter_count BETWEEN ? AND ?", [int(low or 0), int(high or 10**15)]
+    if kind == intent.CAPABILITY:
+        return capability_condition(value[0], "true" if value[1] else "false")
+    if kind == intent.CONTEXT:
+        return "m.input_context_window >= ?", [value]
+    if kind == intent.STATUS:
+        return f"m.status IN ({', '.join('?' * len(value))})", list(value)
+    if kind == intent.PLATFORM:
+        return "m.id IN (SELECT model_id FROM aliases WHERE source = ?)", [value]
+    return None
+
+
+def name_ids(conn, q: str, lowered: str, wanted: int) -> tuple[set, set]:
+    """(models whose squashed names start with q squashed: the `wanted` likeliest of the newest WINDOW, by
+    how much of their shortest name q covers and their status; models q names whole: exact slugs, aliases
+    and squashed names, looked up apart so a broad query's cut-off never drops them)."""
+    starts, whole = set(), set()
+    squashed = squash(q)
+    if squashed:
+        starts.update(r[0] for r in conn.execute(
+            "SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
+            " ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0 / min(length(m.slug), length(m.display_name)))"
+            " - 0.1 * " + STATUS_STEP + " DESC, m.release_date DESC LIMIT ?",
+            (f"squashed : {quote(squashed)}*", WINDOW, len(q.strip()), wanted)))
+        whole.update(r[0] for r in conn.execute(
+            "SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?",
+            (f"squashed : {quote(squashed)}", EXACT_LOOKUP)))
+    whole.update(r[0] for r in conn.execute(
+        "SELECT id FROM models WHERE slug = ? UNION SELECT model_id FROM aliases WHERE alias IN (?, ?)",
+        (lowered, q.strip(), lowered)))
+    return starts, whole
+
+
+# The index each kind of term reads its models from, newest first, when a query has no words left.
+_TERM_DRIVERS = {
+    intent.TYPE: "SELECT m.id FROM models m WHERE m.model_type IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
+    # "+": read the provider's families' models (models_family_release) and sort them, rather than walk every
+    # model newest first (models_release) looking for them.
+    intent.PROVIDER: "SELECT m.id FROM models m WHERE m.family_id IN (SELECT f.id FROM families f JOIN providers p"
+                     " ON p.id = f.provider_id WHERE p.slug = ?) ORDER BY +m.release_date DESC LIMIT ?",
+    intent.SIZE: "SELECT m.id FROM models m WHERE m.parameter_count BETWEEN ? AND ? ORDER BY m.release_date DESC"
+                 " LIMIT ?",
+    intent.CAPABILITY: "SELECT m.id FROM models m WHERE m.id IN (SELECT model_id FROM model_capabilities"
+                       " WHERE capability = ? AND value = ?) ORDER BY m.release_date DESC LIMIT ?",
+    intent.STATUS: "SELECT m.id FROM models m WHERE m.status IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
+    intent.OPEN: "SELECT m.id FROM models m WHERE m.family_id IN (SELECT id FROM families WHERE is_open_source = ?)"
+                 " ORDER BY +m.release_date DESC LIMIT ?",
+    intent.CONTEXT: "SELECT m.id FROM models m WHERE m.input_context_window >= ? ORDER BY m.release_date DESC LIMIT ?",
+    intent.PLATFORM: "SELECT m.id FROM models m WHERE m.id IN (SELECT model_id FROM aliases WHERE source = ?)"
+                     " ORDER BY m.release_date DESC LIMIT ?",
+}
+# Which term leads when several could: the narrower kinds first.
+_DRIVER_ORDER = (intent.CAPABILITY, intent.TYPE, intent.PROVIDER, intent.SIZE, intent.CONTEXT, intent.PLATFORM,
+                 intent.OPEN, intent.STATUS)
+
+
+def term_ids(conn, terms: list) -> list:
+    """Models one of the terms points at, for a query with no words left (the newest TERM_WINDOW): the term
+    of the narrowest kind, by its word in names and, unless those already fill the window, by its data;
+    with no such term, the newest models."""
+    leading = sorted((t for t in terms if t.kind in _TERM_DRIVERS), key=lambda t: _DRIVER_ORDER.index(t.kind))
+    if not leading:
+        return [r[0] for r in conn.execute("SELECT id FROM models ORDER BY release_date DESC LIMIT ?", (TERM_WINDOW,))]
+    term = leading[0]
+    found = []
+    if term.names:
+        found = [r[0] for r in conn.execute(
+            "SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+            (phrase(*term.names), TERM_WINDOW))]
+    if len(found) < TERM_WINDOW:
+        _, args = term_condition(term)
+        sql = _TERM_DRIVERS[term.kind].replace("{marks}", ", ".join("?" * len(args)))
+        found += [r[0] for r in conn.execute(sql, (*args, TERM_WINDOW))]
+    return found
+
+
+def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
+             penalties: dict, asked_type: bool, long_context: bool, line: str | None = None) -> list:
+    """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
+    last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words tier
+    (penalties: its weights)."""
+    text = " AND ".join(phrase(parts, typing and i == len(words) - 1) for i, parts in enumerate(words))
+    if words:
+        bound = "" if filters else f" ORDER BY rowid DESC LIMIT {WINDOW}"
+        where, where_args = [f"m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?{bound})"], [text]
+    else:
+        where, where_args = ["m.id IN (SELECT value FROM json_each(?))"], [json.dumps(term_ids(conn, terms))]
+    met, met_args = [], []
+    for term in terms:
+        condition = term_condition(term)
+        if condition is None:
+            continue
+        if term.names is None:
+            where.append(condition[0])
+            where_args += condition[1]
+            continue
+        # Met by the model's data, or by the term's word in its names (among the ones holding the words).
+        alt = phrase(*term.names) + (f" AND ({text})" if words else "")
+        bound = "" if words else f" ORDER BY rowid DESC LIMIT {TERM_WINDOW}"    # the window term_ids read
+        where.append(f"({condition[0]} OR m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?{bound}))")
+        where_args += condition[1] + [alt]
+        met.append(f"coalesce({condition[0]}, 0)")
+        met_args += condition[1]
+    filter_where, filter_args = filter_conditions(filters)
+    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
+    order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
+    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filter_where)
+           + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
+    return conn.execute(sql, (*score_args, *where_args, *filter_args, wanted)).fetchall()
+
+
+def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
+                 line: str | None) -> tuple[str, list]:
+    """The words tier as a SQL expression (ranking.py's docstring says it in words); line: the word that
+    should start the model's name, family or provider (the query's first name or provider word)."""
+    parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
+    if met:
+        parts.append(f"- {penalties['word_only']} * (NOT ({' AND '.join(met)}))")
+        args += met_args
+    if not asked_type:
+        parts.append(f"- {penalties['special']} * {SPECIAL}")
+    if line:
+        parts.append(f"- {penalties['off_line']} * (NOT (m.display_name LIKE ? OR m.display_name LIKE ?"
+                     " OR f.name LIKE ? OR p.slug LIKE ? OR p.name LIKE ?))")
+        args += [f"{line}%", f"%: {line}%", f"{line}%", f"{line}%", f"{line}%"]
+    if words:
+        owned = " AND ".join("(m.display_name || ' ' || m.slug) LIKE ?" for _ in words)
+        parts.append(f"- {penalties['not_own']} * (NOT ({owned}))")
+        args += ["%" + "%".join(parts_) + "%" for parts_ in words]
+    return " ".join(parts), args
+
+
+def rows(conn, ids, terms: list) -> list:
+    """The full rows of ids (with their search documents' aliases and squashed names), with t0, t1, ...:
+    whether the model's own data meets each term's condition (1 for a term with no condition)."""
+    columns, args = [], []
+    for i, term in enumerate(terms):
+        condition = term_condition(term)
+        if condition is None:
+            columns.append(f", 1 AS t{i}")
+        else:
+            columns.append(f", coalesce({condition[0]}, 0) AS t{i}")
+            args += condition[1]
+    return conn.execute(_ROW.format(terms="".join(columns)), (*args, json.dumps(list(ids)))).fetchall()
+
+
+def passing(conn, ids, filters: dict | None) -> set:
+    """The ids that pass the API's filters."""
+    where, args = filter_conditions(filters)
+    if not where:
+        return set(ids)
+    sql = "SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND " + " AND ".join(where)
+    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *args))}

@@ -1,0 +1,138 @@
+"""The words search knows, per data generation: provider names for intent, and model words for typos.
+
+A query whose words find nothing has each unknown word of four or more letters corrected to a known word
+one edit away (two for words of eight letters or more): a letter added, dropped, changed, or two swapped,
+as resolve's last stage does; numbers are never corrected (docs/api-decisions.md#search). Known words are
+the terms of the names, slugs, aliases and family names in the search index (FTS5's own vocabulary),
+plus the intent table's words; among equally near ones, the word more models use wins.
+"""
+import re
+import threading
+from bisect import bisect_left
+from itertools import combinations
+
+from ..db import generation
+from .intent import KNOWN
+
+TYPO_MIN = 4        # shortest word corrected
+TYPO_MAX = 32       # longest: no model word is longer, and a long word's deletions grow with its square
+LONG_WORD = 8       # words this long may be two edits away
+_INTENT_WEIGHT = 10**9   # an intent word is always a likely word
+
+_FIRST_WORD = re.compile(r"[^\W_]+")
+_lock = threading.Lock()
+_cache = {}         # db path -> (generation, Lexicon)
+
+
+def deletions(word: str, edits: int) -> set:
+    """Every string made by dropping up to `edits` letters of word (the word itself excluded)."""
+    out = set()
+    for n in range(1, min(edits, len(word) - 1) + 1):
+        for gone in combinations(range(len(word)), n):
+            out.add("".join(ch for i, ch in enumerate(word) if i not in gone))
+    return out
+
+
+def distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def allowed_edits(word: str) -> int:
+    """How many edits a word of this length may be corrected by."""
+    return 2 if len(word) >= LONG_WORD else 1
+
+
+class Words:
+    """Known words with how many models use each, and a deletion index to find near ones (SymSpell)."""
+
+    def __init__(self, counts: dict):
+        self.counts = counts
+        self.sorted = sorted(counts)
+        self.near = {}
+        for word in counts:
+            if TYPO_MIN - 1 <= len(word) <= TYPO_MAX and word.isalpha():
+                for key in deletions(word, 2) | {word}:
+                    self.near.setdefault(key, []).append(word)
+
+    def known(self, word: str, prefix: bool = False) -> bool:
+        """Is word a known word (or, while typing, the start of one)?"""
+        if word in self.counts:
+            return True
+        if not prefix:
+            return False
+        i = bisect_left(self.sorted, word)
+        return i < len(self.sorted) and self.sorted[i].startswith(word)
+
+    def correct(self, word: str) -> str | None:
+        """The known word nearest to an unknown one, or None (short words and numbers are never corrected)."""
+        if not TYPO_MIN <= len(word) <= TYPO_MAX or not word.isalpha():
+            return None
+        edits = allowed_edits(word)
+        found = {w for key in deletions(word, edits) | {word} for w in self.near.get(key, ())}
+        ranked = sorted((distance(word, w), -self.counts[w], w) for w in found)
+        return next((w for d, _, w in ranked if 0 < d <= edits), None)
+
+
+class Lexicon:
+    """What search reads from the registry besides the index: providers' words, and (built on first use)
+    the known words."""
+
+    def __init__(self, conn):
+        self.providers = {}
+        for slug, name in conn.execute("SELECT slug, name FROM providers"):
+            for text in (slug, name):
+                words = tuple(w for w in text.lower().replace(".", " ").replace("-", " ").split() if w)
+                if words and all(w.isalnum() for w in words):
+                    self.providers.setdefault(words, slug)
+                    self.providers.setdefault(("".join(words),), slug)
+        # The first word of every family's and provider's name: the words that name a line ("claude", "llama").
+        self.lines = {w for words in self.providers for w in words[:1]}
+        for (name,) in conn.execute("SELECT DISTINCT name FROM families"):
+            first = _FIRST_WORD.search(name.lower())
+            if first:
+                self.lines.add(first.group())
+        self._conn_words = None
+        self._words_lock = threading.Lock()
+
+    def words(self, conn) -> Words:
+        """The known words (FTS5's vocabulary of every column but the squashed one, and the intent words)."""
+        if self._conn_words is None:
+            with self._words_lock:
+                if self._conn_words is None:
+                    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_terms"
+                                 " USING fts5vocab(main, 'search_fts', 'col')")
+                    counts = {term: n for term, n in conn.execute(
+                        "SELECT term, sum(doc) FROM temp.search_terms WHERE col != 'squashed' GROUP BY term")}
+                    for word in KNOWN:
+                        counts[word] = counts.get(word, 0) + _INTENT_WEIGHT
+                    for words in self.providers:
+                        for word in words:
+                            counts[word] = counts.get(word, 0) + 1
+                    self._conn_words = Words(counts)
+        return self._conn_words
+
+
+def lexicon(conn) -> Lexicon:
+    """The lexicon of conn's database at its current data generation (built once per generation)."""
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    current = generation(conn)
+    cached = _cache.get(path)
+    if cached and cached[0] == current:
+        return cached[1]
+    with _lock:
+        cached = _cache.get(path)
+        if cached and cached[0] == current:
+            return cached[1]
+        built = Lexicon(conn)
+        _cache[path] = (current, built)
+        return built
