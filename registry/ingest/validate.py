@@ -151,8 +151,9 @@ def _metadata(value, depth: int = 0):
 
 
 # Each field's rule: from its kind in registry/fields.py, plus the fields only sources state.
+# (A modality list is metadata here: registry/merge/capabilities.py keeps only the words it knows.)
 _BY_KIND = {"text": _name, "version": _name, "date": _date, "url": _url, "model_slug": _id,
-            "model_type": _one_of(MODEL_TYPES)}
+            "model_type": _one_of(MODEL_TYPES), "flag": _flag}
 RULES = {f.name: _count(f.name) if f.kind == "count" else _BY_KIND[f.kind]
          for f in BY_NAME.values() if f.kind == "count" or f.kind in _BY_KIND}
 RULES.update({"hub_id": _id, "base_model_id": _id, "deprecation_url": _url, "created": _timestamp,
