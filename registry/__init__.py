@@ -32,9 +32,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.debug:
         logging.basicConfig(level=logging.INFO)
     if app.config.get("TRUSTED_PROXIES"):
-        # Only then is X-Forwarded-For believed (N hops from the right); otherwise a client could
-        # pick its own rate-limit bucket by sending the header.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
+        # Only then are X-Forwarded-For and X-Forwarded-Proto believed (N hops from the right); otherwise a
+        # client could pick its own rate-limit bucket, or the scheme of every feed link
+        # (docs/threat-model.md#proxies). Host stays the Host header: no X-Forwarded-Host, no prefix.
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
 
     connection.init_app(app)
     web.install(app)

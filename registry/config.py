@@ -80,8 +80,15 @@ SETTINGS = (
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),
     Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
-    Setting("TRUSTED_PROXIES", "0", _count, "number of reverse proxies whose `X-Forwarded-For` is trusted",
+    # Only that many hops of X-Forwarded-For and X-Forwarded-Proto are believed (ProxyFix, registry/__init__.py);
+    # gunicorn itself trusts no forwarded header (registry/server.py, docs/threat-model.md#proxies).
+    Setting("TRUSTED_PROXIES", "0", _count,
+            "number of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are trusted",
             "TRUSTED_PROXIES"),
+    # Every request body is bounded before it is read: more is a 413 (registry/web/request_body.py).
+    Setting("REGISTRY_MAX_BODY_BYTES", "1048576", _positive,
+            "bytes a request body may have; a larger one is refused with 413 before it is read",
+            "MAX_CONTENT_LENGTH"),
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
     # 32 MiB: a model's page is ~7 KB against ~1 KB of JSON, and a thousand of each must fit.
     Setting("REGISTRY_RESPONSE_CACHE_BYTES", "33554432", _count,

@@ -76,3 +76,15 @@ LIST_DATES_AND_SIZES = tuple(f.name for f in FIELDS if f.shown == "list"
 # The metadata key of a tombstone: a model no source lists any longer keeps answering, with the time
 # it was last listed (docs/api-decisions.md#change-history).
 REMOVED = "removed_at"
+
+# What an upstream's value may be (registry/ingest/validate.py, docs/threat-model.md#upstreams): a day
+# in this window (a shutdown of 9999-12-31 is a typo or an attack, never a plan), a count in its range.
+DATE_WINDOW = ("1990-01-01", "2100-12-31")
+COUNT_RANGES = {"parameter_count": (1, 10**14), "input_context_window": (1, 10**8),
+                "output_context_window": (1, 10**8)}
+# An identifier: what providers, clouds and the hub use (letters, digits, . _ : / @ + -), no longer than
+# a query may be (docs/api-decisions.md#parameters), so every stored id can be resolved.
+ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._:/@+-]*"
+MAX_ID = 200
+MAX_NAME = 200      # a display name, label or version: one line
+MAX_TEXT = 5000     # a description: free text, lines kept

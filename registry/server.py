@@ -23,9 +23,17 @@ def settings(env=None) -> dict:
         # Access log to stdout, errors to stderr: under systemd both land in the journal.
         "accesslog": "-",
         "errorlog": "-",
-        # Requests with huge lines or headers are refused before they reach the app.
+        # Requests with huge lines or headers are refused before they reach the app; bodies are bounded by
+        # the app before it reads them (REGISTRY_MAX_BODY_BYTES, registry/web/request_body.py).
         "limit_request_line": 8190,
         "limit_request_fields": 100,
+        "limit_request_field_size": 8190,
+        # gunicorn believes X-Forwarded-Proto (and SCRIPT_NAME, PATH_INFO headers) from 127.0.0.1 by default:
+        # any local client could set the scheme of every cached feed link. It trusts no forwarded header
+        # here; TRUSTED_PROXIES says how many hops the app believes (docs/threat-model.md#proxies).
+        "forwarded_allow_ips": "",
+        "secure_scheme_headers": {},
+        "forwarder_headers": "",
         # gunicorn 25+ opens a control socket at one per-user default path: two servers on a host
         # would fight over it, and a service user may have no home. Nothing here uses gunicornc.
         "control_socket_disable": True,

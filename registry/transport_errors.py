@@ -28,6 +28,7 @@ KINDS = (
     (h.ForbiddenProxyRequest, 403, "forbidden", "The request is forbidden."),
     (h.ConfigurationProblem, 500, "internal_error", "An internal error occurred."),
     ((h.ParseException, SSLError), 400, "bad_request", "The request is malformed."),
+    (h.NoMoreData, 400, "bad_request", "The request body ended before its framing said it would."),
 )
 
 
@@ -43,6 +44,14 @@ def classify(exc: BaseException) -> tuple:
                 message = f"{message} ({detail})"
             return status, code, message
     return 500, "internal_error", "An internal error occurred."
+
+
+def client_fault(exc: BaseException) -> tuple | None:
+    """(status, code, message) when exc is the HTTP parser refusing what the client sent (a 4xx), else None."""
+    if not isinstance(exc, (h.ParseException, h.NoMoreData, SSLError)):
+        return None
+    found = classify(exc)
+    return found if found[0] < 500 else None
 
 
 def raise_if_transport_error(environ) -> None:

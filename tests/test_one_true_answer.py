@@ -163,3 +163,58 @@ def test_decisions_10_conformance(tmp_path, curation_dir):
     assert client.get("/api/v1/models/acme-chat-3/upgrade").get_json()["upgrade"]["slug"] == "acme-chat-4"
     assert client.get("/api/v1/models/acme-chat-4/upgrade").get_json()["upgrade"] is None
     close_thread_connections()
+
+
+# A source writing another provider's models is the same hole as a hostile value (issue 28): each real
+# upstream page plus one record claiming what is not its own (docs/lifecycle.md#sources-stay-in-their-lane).
+CLAIMS = {
+    "vendor-a-api": {"object": "model", "id": "claude-sonnet-4-5-20250929", "created": 1759104000,
+                     "owned_by": "system", "shutdown_date": "2026-12-01"},
+    "vendor-f-api": {"id": "grok-claim-1", "created": 1791676800, "object": "model", "owned_by": "xai",
+                     "aliases": ["claude-sonnet-4-5", "gpt-4o", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"]},
+    "deprecation-feed": {"provider": "OpenAI", "model_id": "claude-sonnet-4-5-20250929", "announcement_date":
+                         "2026-11-01", "shutdown_date": "2026-12-01", "replacement_models": ["gpt-5"]},
+    "model-hub": {"id": "meta-llama/claude-sonnet-4-5-20250929", "createdAt": "2026-01-01T00:00:00.000Z",
+                  "pipeline_tag": "text-generation", "tags": ["conversational"]},
+}
+ASKED = ["claude-sonnet-4-5", "claude-sonnet-4-5-20250929", "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+         "claude-sonnet-4-5@20250929", "gpt-4o", "gpt-4o-2024-08-06", "meta-llama/Llama-3.2-3B-Instruct"]
+
+
+@pytest.fixture(scope="module")
+def claimed(tmp_path_factory):
+    """The shipped registry after every source ran again with its claim on another lane added."""
+    import json as jsonlib
+    from pathlib import Path
+
+    from registry.ingest.records import Page
+    from registry.ingest.runner import run_source
+    from registry.ingest.snapshots import load_pages, save_pages
+    tmp = tmp_path_factory.mktemp("claimed")
+    app = shipped_app(tmp / "registry.db", TODAY)
+    seeds = Path(__file__).resolve().parent.parent / "seeds"
+    assert app.test_cli_runner().invoke(args=["ingest", "--offline"]).exit_code == 0
+    details = {}
+    for source, claim in CLAIMS.items():
+        pages = load_pages(seeds, source)
+        body = jsonlib.loads(jsonlib.dumps(pages[0].body))
+        (body if isinstance(body, list) else next(v for v in body.values() if isinstance(v, list))).append(claim)
+        save_pages(tmp / "seeds", source, [Page(body, pages[0].headers)] + pages[1:])
+        result = run_source(str(tmp / "registry.db"), source, offline=True, seeds_dir=str(tmp / "seeds"))
+        assert result.status == "completed", result.error
+        details[source] = result.details
+    yield app.test_client(), details
+    close_thread_connections()
+
+
+def test_a_claim_on_another_lane_is_refused_by_every_source(claimed):
+    _, details = claimed
+    assert all(details[source].get("refused") for source in CLAIMS), details
+
+
+@pytest.mark.parametrize("q", ASKED)
+def test_a_claim_on_another_lane_changes_no_answer(client, claimed, q):
+    """Every identifier answers as before the claims: the same model, status, days and upgrade in its format."""
+    keys = ("matched_model", "matched_alias", "platform_lifecycle", "upgrade", "upgrade_alias")
+    before, after = resolve(client, q), resolve(claimed[0], q)
+    assert {k: after[k] for k in keys} == {k: before[k] for k in keys}

@@ -4,10 +4,10 @@ from datetime import datetime, timezone
 
 from flask import request
 
-from ..fields import CAPABILITIES, MODALITIES, MODEL_TYPES
+from ..fields import CAPABILITIES, MAX_ID, MODALITIES, MODEL_TYPES
 from ..web.errors import bad_request
 
-MAX_Q = 200
+MAX_Q = MAX_ID   # a query is at most as long as any stored id (registry/fields.py)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")   # C0, DEL and C1 (what the OpenAPI pattern says)
 _INT = re.compile(r"^[+-]?[0-9]{1,18}$")          # ASCII only: \d would take other scripts' digits
 

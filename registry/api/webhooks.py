@@ -55,7 +55,7 @@ def _endpoint_body() -> dict:
     if unknown:
         raise bad_request(f"Unknown field '{unknown[0]}'; fields: {', '.join(FIELDS)}.")
     try:
-        url = urls.check(body.get("url"), current_app.config["WEBHOOKS_ALLOW_PRIVATE"])
+        url = urls.check(body.get("url"), current_app.config["WEBHOOKS_ALLOW_PRIVATE"]).url
     except urls.UnsafeURL as exc:
         raise bad_request(f"'url': {exc}.") from None
     providers = _strings(body, "providers")

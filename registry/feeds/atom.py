@@ -1,6 +1,7 @@
 """Atom 1.0 (RFC 4287) from feed entries, with RFC 5005 paging (rel="next")."""
 from xml.etree import ElementTree
 
+from ..text import without_controls
 from . import FEED_TITLE, GENERATOR
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -9,9 +10,11 @@ MIMETYPE = "application/atom+xml"
 
 
 def _add(parent, tag: str, text: str | None = None, **attrs):
-    element = ElementTree.SubElement(parent, tag, {k.rstrip("_"): v for k, v in attrs.items()})
+    # ElementTree writes control characters as they are, and an XML reader then refuses the whole feed
+    # (docs/threat-model.md#writers): whatever is stored, nothing XML 1.0 forbids is written.
+    element = ElementTree.SubElement(parent, tag, {k.rstrip("_"): without_controls(v) for k, v in attrs.items()})
     if text is not None:
-        element.text = text
+        element.text = without_controls(text)
     return element
 
 

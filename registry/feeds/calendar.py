@@ -56,6 +56,15 @@ def entries(db, rows, watched: dict) -> list:
     return out
 
 
+def _next_day(day: str) -> str | None:
+    """The day after an ISO day, or None when it is no date a calendar can hold (a value of 9999-12-31
+    once took the whole calendar down: docs/threat-model.md#writers)."""
+    try:
+        return (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def _event(row, lifecycle: dict, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
     column, meaning = EVENTS[kind]
     provenance = ((lifecycle.get("sources") or json.loads(row["metadata"] or "{}").get("provenance") or {})
@@ -64,7 +73,7 @@ def _event(row, lifecycle: dict, kind: str, day: str, upgrade: str | None, label
     lines = [f"{row['display_name']} ({row['provider_name']}) {meaning} on {day}.",
              f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
              f"Source: {provenance}." if provenance else None, url]
-    end = (date.fromisoformat(day) + timedelta(days=1)).isoformat()
+    end = _next_day(day)
     properties = [
         ("UID", ics.text(uid(row["slug"], kind))), ("DTSTAMP", _stamp(row["updated_at"])),
         ("LAST-MODIFIED", _stamp(row["updated_at"])),
@@ -86,8 +95,8 @@ def render(entries_: list, kinds, since: str | None, until: str | None, base_url
     events = []
     for row, lifecycle, upgrade, label in entries_:
         days = [(kind, lifecycle[EVENTS[kind][0]]) for kind in kinds]
-        chosen = [(kind, day) for kind, day in days
-                  if day and (since is None or day >= since[:10]) and (until is None or day < until[:10])]
+        chosen = [(kind, day) for kind, day in days if day and _next_day(day)
+                  and (since is None or day >= since[:10]) and (until is None or day < until[:10])]
         events += [_event(row, lifecycle, kind, day, upgrade, label, base_url) for kind, day in chosen]
     return ics.component("VCALENDAR", [
         ("VERSION", "2.0"), ("PRODID", f"-//{GENERATOR}//lifecycle calendar//EN"), ("CALSCALE", "GREGORIAN"),

@@ -4,10 +4,13 @@ Why not the icalendar package: it took 2.4 ms per event here, 88 s for the calen
 registry, past the server's worker timeout (docs/api-decisions.md#feeds); the tests read what this
 writes with icalendar.
 """
+from ..text import without_controls
 
 
 def text(value: str) -> str:
-    """A TEXT value: backslash, semicolon, comma and newlines escaped."""
+    """A TEXT value: control characters left out (RFC 5545 3.3.11 allows none but tab), backslash,
+    semicolon, comma and newlines escaped."""
+    value = without_controls(value)
     return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
             .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n"))
 

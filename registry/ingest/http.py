@@ -3,9 +3,13 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
+from .. import json_limits
 from .records import SourceError
 
 TIMEOUT = (5, 30)   # connect, read (seconds)
+# One page of any upstream: the hub's 500-repo pages are ~1 MB, OpenAI's whole list ~20 KB.
+MAX_BODY = 64 * 2**20
+CHUNK = 65536
 USER_AGENT = "model-registry-ingest/0.1 (+https://github.com/)"
 
 
@@ -23,16 +27,33 @@ def make_session(retries: int = 3, backoff: float = 1.0) -> requests.Session:
 
 
 def get_json(session: requests.Session, url: str, params=None, headers=None):
-    """GET url and return (parsed JSON, response headers); any fault raises SourceError."""
+    """GET url and return (parsed JSON, response headers); any fault raises SourceError.
+
+    The body is read up to MAX_BODY bytes and parsed with limits (registry/json_limits.py): an
+    upstream is not trusted to be small or well-formed (docs/threat-model.md#upstreams).
+    """
     try:
-        response = session.get(url, params=params, headers=headers, timeout=TIMEOUT)
+        with session.get(url, params=params, headers=headers, timeout=TIMEOUT, stream=True) as response:
+            if response.status_code in (401, 403):
+                raise SourceError(f"GET {url}: HTTP {response.status_code}: the API key was refused")
+            body = _bounded_body(response, url)
     except requests.RequestException as exc:
         raise SourceError(f"GET {url} failed: {type(exc).__name__}: {exc}") from exc
-    if response.status_code in (401, 403):
-        raise SourceError(f"GET {url}: HTTP {response.status_code}: the API key was refused")
     if response.status_code >= 400:
-        raise SourceError(f"GET {url}: HTTP {response.status_code}: {response.text[:200]}")
+        text = body[:200].decode("utf-8", "replace")
+        raise SourceError(f"GET {url}: HTTP {response.status_code}: {text!r}")
     try:
-        return response.json(), dict(response.headers)
+        return json_limits.loads(body, json_limits.UPSTREAM_DEPTH, surrogates=True), dict(response.headers)
     except ValueError as exc:
-        raise SourceError(f"GET {url}: malformed JSON: {exc}") from exc
+        raise SourceError(f"GET {url}: malformed JSON: {str(exc)[:200]}") from exc
+
+
+def _bounded_body(response, url: str) -> bytes:
+    """The response body, or SourceError once it passes MAX_BODY bytes (decoded size, so no zip bomb)."""
+    chunks, size = [], 0
+    for chunk in response.iter_content(CHUNK):
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise SourceError(f"GET {url}: the response is larger than {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -3,13 +3,15 @@
 A source writes only its own lane (docs/lifecycle.md#sources-stay-in-their-lane): a provider's
 listing only that provider's models and aliases, a feed row only the provider it names, the hub
 only open-weights models of its organisations. A claim on another provider's model, alias or
-replacement is refused and listed in the run's details.
+replacement is refused and listed in the run's details. Before any of that, every value a record
+carries has passed the one check of upstream values (validate.py).
 """
 import re
 from collections import Counter
 
 from ..merge.facts import fact_rows
 from ..merge.priority import FEED, HUB
+from . import validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -71,14 +73,17 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     """Return (fact rows, alias fact rows, details) for a source's records.
 
     details accounts for every record: how many landed on a known model, how many are new models,
-    and every other one with its reason (a platform's row, an unknown provider, an id no model has).
+    and every other one with its reason (a platform's row, an unknown provider, an id no model has,
+    an id that is no identifier); `refused` lists every refused record, value and alias with why,
+    `refused_values` and `cleaned` count what the check of upstream values did (validate.py).
     """
+    checked = validate.check(records)
     matcher = Matcher(conn)
     placed = {}     # slug -> merged fields; the first record for a model wins per field
     aliases = {}    # alias -> (slug, alias_source, position)
     successors = {}
-    tally, unknown, refused = Counter(), [], []
-    for record in records:
+    tally, unknown, refused = Counter(checked.refused_records), [], list(checked.refused)
+    for record in checked.records:
         if record.skip:
             tally[record.skip] += 1
             continue
@@ -149,8 +154,19 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     if unknown:
         details["unknown_ids"] = sorted(unknown)
     if refused:
-        details["refused"] = sorted(refused)
+        details["refused"] = _bounded(sorted(refused))
+    details.update(checked.details())
     return facts, alias_rows, details
+
+
+MAX_LISTED = 500   # lines of a run's details: the counts stay exact, the list is what an operator reads
+
+
+def _bounded(lines: list) -> list:
+    """At most MAX_LISTED lines, the last saying how many more there were."""
+    if len(lines) <= MAX_LISTED:
+        return lines
+    return lines[:MAX_LISTED] + [f"... and {len(lines) - MAX_LISTED} more (counted in outcomes and refused_values)"]
 
 
 def _outside_lane(source: str, record, owner: tuple | None) -> str | None:

@@ -5,6 +5,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from .. import json_limits
 from .records import Page, SourceError
 
 _PAGE = re.compile(r"^page-(\d+)\.json$")
@@ -14,7 +15,7 @@ _HEADERS = re.compile(r"^page-(\d+)\.headers\.json$")
 def _read_json(path: Path):
     """The parsed JSON of a snapshot file; unreadable or malformed raises SourceError."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json_limits.loads(path.read_bytes(), json_limits.UPSTREAM_DEPTH, surrogates=True)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise SourceError(f"snapshot {path}: cannot read JSON: {exc}") from exc
 

@@ -77,11 +77,12 @@ def _rpc_error(code: int, message: str, status: int = 400) -> Response:
 
 @bp.post(PATH)
 def mcp_endpoint():
+    # Bounded before it is read: past REGISTRY_MAX_BODY_BYTES a 413 (registry/web/request_body.py).
     data = request.get_data()
     try:   # the SDK answers a body that is not UTF-8 with a 500: refuse it here as the parse error it is
-        json.loads(data)
-    except ValueError:
-        return _rpc_error(PARSE_ERROR, "Parse error: the body is not JSON (UTF-8).")
+        current_app.json.loads(data)   # with the client limits: no NaN, no nesting past CLIENT_DEPTH
+    except ValueError as exc:
+        return _rpc_error(PARSE_ERROR, f"Parse error: the body is not JSON (UTF-8) within the limits: {exc}.")
     from .server import DATABASE
     token = DATABASE.set((get_db(), current_app.config["DATABASE"]))
     try:

@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
-import requests
+import urllib3
+from requests import certs
 from standardwebhooks import Webhook
 
 from ..db import now_iso
@@ -46,16 +47,45 @@ def queue_due(conn, on: str | None = None) -> int:
     return added
 
 
+def _pool(receiver: urls.Receiver, address) -> urllib3.HTTPConnectionPool:
+    """A connection pool to one checked address; for https the certificate is checked against the host
+    name, which is also sent as SNI (urllib3's documented way to connect to an IP under a name)."""
+    timeout = urllib3.Timeout(connect=CONNECT_SECONDS, read=ATTEMPT_SECONDS)
+    if receiver.scheme == "https":
+        return urllib3.HTTPSConnectionPool(str(address), receiver.port, timeout=timeout, retries=False,
+                                           cert_reqs="CERT_REQUIRED", ca_certs=certs.where(),
+                                           server_hostname=receiver.host, assert_hostname=receiver.host)
+    return urllib3.HTTPConnectionPool(str(address), receiver.port, timeout=timeout, retries=False)
+
+
+def send(receiver: urls.Receiver, body: bytes, headers: dict) -> int:
+    """POST body to the receiver at the addresses its check saw, in order, never resolving its name again;
+    redirects are not followed. Return the HTTP status (urllib3.exceptions.HTTPError when none answers)."""
+    failure = None
+    for address in receiver.addresses:
+        pool = _pool(receiver, address)
+        try:
+            response = pool.urlopen("POST", receiver.target, body=body,
+                                    headers={**headers, "Host": receiver.host_header},
+                                    redirect=False, assert_same_host=False, preload_content=False)
+            response.release_conn()   # the answer's body is never read
+            return response.status
+        except (urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError) as exc:
+            failure = exc   # this address does not take connections: the next checked one may
+        finally:
+            pool.close()
+    raise failure
+
+
 def _post(url: str, body: str, headers: dict, allow_private: bool, outcome: dict) -> None:
     try:
-        urls.check(url, allow_private)   # again: the name may resolve elsewhere than when it was registered
-        response = requests.post(url, data=body.encode(), headers=headers, allow_redirects=False,
-                                 timeout=(CONNECT_SECONDS, ATTEMPT_SECONDS), stream=True)
-        outcome["status"] = response.status_code
-        response.close()   # the answer's body is never read
+        # Checked again before each attempt (the name may now resolve elsewhere), and the connection goes
+        # to the addresses this check saw (docs/threat-model.md#admins).
+        receiver = urls.check(url, allow_private)
+        outcome["status"] = send(receiver, body.encode(), headers)
     except urls.UnsafeURL as exc:
         outcome["error"] = f"refused: {exc}"
-    except requests.RequestException as exc:
+    except urllib3.exceptions.HTTPError as exc:
         outcome["error"] = f"{type(exc).__name__}: {exc}"
 
 

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, current_app, render_template
 from ..lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
 from ..web.response_cache import CachedAnswer
+from .escaping import html_page
 from .present import PLATFORMS, STATUS_TEXT
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -35,18 +36,30 @@ def page(rule: str, **options):
 def render(name: str, http_status: int = 200, **context):
     """The page `name` in the format asked for: templates/name.html, or name.md for Markdown."""
     markdown = page_format() == MARKDOWN
-    body = render_template(f"{name}.{'md' if markdown else 'html'}", today=today(), platforms=PLATFORMS,
-                           status_text=STATUS_TEXT, **context)
+    context.update(today=today(), platforms=PLATFORMS, status_text=STATUS_TEXT)
+    if markdown:
+        body = render_markdown(f"{name}.md", **context)
+    else:
+        body = html_page(render_template(f"{name}.html", **context))
     response = current_app.response_class(body, status=http_status,
                                           mimetype=MARKDOWN if markdown else "text/html")
     return response
 
 
+def render_markdown(name: str, **context) -> str:
+    """A Markdown template (a twin, llms.txt) rendered with every value escaped for Markdown (escaping.py)."""
+    current_app.update_template_context(context)
+    return current_app.extensions["registry_markdown_env"].get_template(name).render(context)
+
+
 def error_page(status: int, code: str, message: str, wanted: str):
     """An error for a person (HTML) or an agent (Markdown) outside /api/v1 (registry/web/errors.py)."""
     markdown = wanted == MARKDOWN
-    body = render_template(f"error.{'md' if markdown else 'html'}", status=status, code=code, message=message,
-                           today=today())
+    context = {"status": status, "code": code, "message": message, "today": today()}
+    if markdown:
+        body = render_markdown("error.md", **context)
+    else:
+        body = html_page(render_template("error.html", **context))
     return current_app.response_class(body, status=status, mimetype=MARKDOWN if markdown else "text/html")
 
 
@@ -79,6 +92,7 @@ def static_file(name):
 
 def init_app(app) -> None:
     """Register the pages and their error renderer (after the API, whose paths they never take)."""
-    from . import catalog, views  # noqa: F401  (routes register on bp)
+    from . import catalog, escaping, views  # noqa: F401  (routes register on bp)
     app.register_blueprint(bp)
     app.extensions["registry_error_page"] = error_page
+    escaping.init_app(app)

@@ -9,10 +9,13 @@ Two layouts of the same rows: "wide" with the names in a column left of the bars
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ..fields import DATE_WINDOW
+
 PAD_DAYS = 45        # so the first release and today are not on the frame
 AHEAD_YEARS = 3      # the axis stops this far past today: a far-off shutdown must not squeeze the past
 YEAR_GAP = 48        # the fewest user units between two year labels
 TOP = 28             # room for the year labels
+FIRST_DAY = date.fromisoformat(DATE_WINDOW[0])
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,12 @@ NEIGHBOURS = 3      # a model's page draws this many releases either side of it 
 MOST_ROWS = 40      # a family page draws at most this many (its newest releases); the table lists all
 
 
-def _day(value: str) -> date:
-    return date.fromisoformat(value)
+def _day(value) -> date | None:
+    """The date of an ISO day; None for a value that is no date (drawn as unknown, never a 500)."""
+    try:
+        return date.fromisoformat(value) if value else None
+    except (TypeError, ValueError):
+        return None
 
 
 def around(rows, slug: str, also: str | None = None) -> list:
@@ -52,7 +59,7 @@ def family_timeline(rows, today: str, highlight: str | None = None) -> dict | No
     """Both layouts of a family's timeline ({"wide", "narrow", "drawn", "dated"}), or None when no model
     has a release day. Only the newest MOST_ROWS dated releases are drawn: a bar chart of hundreds of
     rows is read by nobody, and the page (kept whole in the response cache) stays small."""
-    dated = [r for r in rows if r["release_date"]]
+    dated = [r for r in rows if _day(r["release_date"])]
     if not dated:
         return None
     drawn = dated[-MOST_ROWS:]
@@ -70,24 +77,27 @@ def layout(dated, today: str, highlight: str | None, shape: Layout) -> dict:
     marks: [{x, kind, day}], open, current}], ...}; x and y in the SVG's user units.
     """
     now = _day(today)
-    days = [_day(r[k]) for r in dated for k in ("release_date", "deprecation_date", "sunset_date") if r[k]]
-    start = min(days + [now]) - timedelta(days=PAD_DAYS)
+    days = [d for r in dated for k in ("release_date", "deprecation_date", "sunset_date") if (d := _day(r[k]))]
+    # The axis starts no earlier than the first day a source may state (registry/fields.py DATE_WINDOW):
+    # a stored 0001-01-01 would squeeze every bar into a pixel, and 45 days before it is no date at all.
+    start = max(min(days + [now]), FIRST_DAY) - timedelta(days=PAD_DAYS)
     end = min(max(days + [now]), now.replace(year=now.year + AHEAD_YEARS, day=min(now.day, 28))) \
         + timedelta(days=PAD_DAYS)
     span = (end - start).days or 1
     plot = shape.width - shape.label - shape.right
 
     def x(day: date) -> float:
-        return round(shape.label + plot * (min(day, end) - start).days / span, 1)
+        return round(shape.label + plot * (min(max(day, start), end) - start).days / span, 1)
 
     drawn = []
     for i, r in enumerate(dated):
         marks = [{"x": x(_day(r[k])), "kind": kind, "day": r[k]}
                  for k, kind in (("deprecation_date", "deprecated"), ("sunset_date", "shutdown"))
-                 if r[k] and _day(r[k]) < end]
-        stop = _day(r["sunset_date"]) if r["sunset_date"] else end
+                 if _day(r[k]) and _day(r[k]) < end]
+        stop = _day(r["sunset_date"]) or end
+        released = _day(r["release_date"])
         drawn.append({"y": TOP + i * shape.row, "slug": r["slug"], "name": r["display_name"], "status": r["status"],
-                      "x1": x(_day(r["release_date"])), "x2": max(x(stop), x(_day(r["release_date"])) + 2),
+                      "x1": x(released), "x2": max(x(stop), x(released) + 2),
                       "marks": marks, "open": stop >= end, "current": r["slug"] == highlight,
                       "release": r["release_date"], "sunset": r["sunset_date"]})
     step = max(1, -(-YEAR_GAP * span // (365 * plot)))   # years between labels

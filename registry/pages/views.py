@@ -9,7 +9,7 @@ from ..web.connection import get_db, request_generation
 from ..lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking
-from . import bp, page, present, render
+from . import bp, page, present, render, render_markdown
 
 HORIZON_DAYS = 90        # the home page's "shutdowns of the next 90 days"
 SEARCH_LIMIT = 50        # the search page (the box on home asks the API for fewer)
@@ -60,10 +60,5 @@ def resolve():
 @bp.get("/llms.txt")
 def llms_txt():
     """The site for agents (llmstxt.org): what is where, with links to the Markdown twins."""
-    body = render_template_text("llms.txt", providers=queries.list_providers(get_db()))
+    body = render_markdown("llms.txt", providers=queries.list_providers(get_db()))
     return current_app.response_class(body, mimetype="text/plain")
-
-
-def render_template_text(name: str, **context) -> str:
-    """A plain-text template (no HTML escaping: Jinja escapes only .html files)."""
-    return current_app.jinja_env.get_template(name).render(**context)

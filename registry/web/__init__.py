@@ -3,7 +3,7 @@
 install(app) registers the hooks in the order they run; Flask runs before_request hooks in
 registration order and after_request hooks in reverse, so this one list is the whole story.
 """
-from . import errors, hardening, http_cache, lifecycle_clock, limits, openapi, response_cache
+from . import errors, hardening, http_cache, lifecycle_clock, limits, openapi, request_body, response_cache
 
 SYNC_CHECKS_KEPT = 1024   # far more than the app's hooks, views and handlers
 
@@ -13,6 +13,8 @@ def install(app) -> None:
     remember_sync_checks(app)
     # Error handlers first: every failure below, whatever raised it, answers in the one JSON shape.
     errors.init_app(app)
+    # Bodies bounded before they are read and parsed with limits; a broken one is a 4xx (request_body.py).
+    request_body.init_app(app)
     # The limiter's before_request runs first, so even requests that the others refuse are counted;
     # its after_request (the X-RateLimit-* headers) is registered first and so runs last, on every answer.
     limits.init_app(app)
@@ -28,6 +30,8 @@ def install(app) -> None:
     # Undecodable query strings are refused before any view reads request.args. A cached answer
     # skips this: its raw query string is part of its key and passed this check when it was kept.
     hardening.init_query_check(app)
+    # A streamed (chunked) body is read up to its bound before any view, after the limiter counted it.
+    request_body.init_reading(app)
 
 
 def install_documents(app) -> None:

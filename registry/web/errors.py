@@ -4,6 +4,7 @@ import logging
 from flask import current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
+from .. import transport_errors
 from .negotiate import error_format
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,11 @@ def handle_http_exception(err: HTTPException):
 
 
 def handle_unexpected(err: Exception):
+    # A body the HTTP parser could not read (a malformed chunk) is raised only once the view reads it:
+    # the client's error, answered as the worker answers its own (registry/web/request_body.py).
+    fault = transport_errors.client_fault(err)
+    if fault is not None:
+        return error_response(*fault)
     # Logged with its trace here; the client only sees a generic message.
     log.exception("unhandled error: %s", err)
     return error_response(500, "internal_error", "An internal error occurred.")

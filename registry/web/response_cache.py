@@ -79,12 +79,15 @@ def _cacheable(req) -> bool:
 
 
 def _key(req) -> tuple:
-    # The raw query string, not a parsed one: distinct spellings are distinct keys, never a wrong answer.
-    # The host too: the feeds' links are absolute (registry/feeds/). A page also depends on the format
-    # asked for (HTML or Markdown) and on the day: its countdowns ("shuts down in 12 days") change at
-    # midnight even when no status does.
+    # Everything that shapes the body (docs/threat-model.md#proxies). The raw query string, not a parsed
+    # one: distinct spellings are distinct keys, never a wrong answer. The scheme, host and root path
+    # too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
+    # (X-Forwarded-Proto) must not set it for everyone. A page also depends on the format asked for
+    # (HTML or Markdown) and on the day: its countdowns ("shuts down in 12 days") change at midnight
+    # even when no status does.
     negotiated = variant(req)
-    return (req.host, req.path, req.query_string) + ((negotiated, today()) if negotiated else ())
+    return (req.scheme, req.host, req.root_path, req.path, req.query_string) + (
+        (negotiated, today()) if negotiated else ())
 
 
 def serve_cached(cache: ResponseCache):

@@ -1,4 +1,5 @@
 """Shape checks and small converters shared by the source modules: drift becomes a SourceError, never a KeyError."""
+import math
 import re
 from datetime import datetime, timezone
 
@@ -6,6 +7,7 @@ from ..http import get_json
 from ..records import Page, SourceError
 
 MAX_PAGES = 200   # a paging loop past this is a server bug (a cursor that never ends), not a catalogue
+LAST_SECOND = 253402300800   # 10000-01-01T00:00:00Z: past it no date can be written (registry/ingest/validate.py)
 _DAY = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$")
 
 
@@ -73,7 +75,8 @@ def opt_int(item: dict, key: str, ctx: str) -> int | None:
     value = item.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+            isinstance(value, float) and (not math.isfinite(value) or value != int(value))):
         raise SourceError(f"{ctx}: '{key}' should be an integer, got {value!r}")
     return int(value)
 
@@ -112,11 +115,14 @@ def day(value, ctx: str, key: str) -> str | None:
 
 
 def epoch_iso(value, ctx: str, key: str) -> str | None:
-    """A Unix-seconds timestamp as an ISO 8601 UTC string (kept as metadata, never as a release date)."""
+    """A Unix-seconds timestamp as an ISO 8601 UTC string (kept as metadata, never as a release date); a number
+    before 1970 or past year 9999 is returned as it is, for the check of values to refuse."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise SourceError(f"{ctx}: '{key}' should be Unix seconds, got {value!r}")
+    if not 0 <= value < LAST_SECOND:   # a number no date can show (or NaN): the check of values refuses it
+        return value
     return datetime.fromtimestamp(value, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
