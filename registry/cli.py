@@ -12,7 +12,7 @@ from . import export
 from .curation.apply import CurationMismatch, apply_locked
 from .audit import audit, known_gaps, render
 from .curation.reader import read_curation
-from .db import connect_ro, connect_rw, ensure_schema
+from .db import connect_ro, ensure_schema, writable
 from .ingest.runner import run_source
 from .merge import lifecycle as lifecycle_store
 from .merge.priority import AUTOMATED_SOURCES
@@ -20,7 +20,7 @@ from .merge.runs import describe
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
 from .scan.command import scan_command
-from .storage import StorageError, writing
+from .storage import StorageError
 from .curation.report import curation_report
 
 
@@ -39,11 +39,8 @@ def curate_command(check, show_report, show_drift, verbose):
         sys.exit(_drift(path, current_app.config["CURATION_DIR"], current_app.config["SEEDS_DIR"]))
     if show_report:
         ensure_schema(path)
-        conn = connect_rw(path)
-        try:
+        with writable(path) as conn:
             click.echo(curation_report(conn))
-        finally:
-            conn.close()
         return
     directory = current_app.config["CURATION_DIR"]
     cur = read_curation(directory)
@@ -123,12 +120,8 @@ def _notify(config, budget: float, chatty: bool) -> bool:
     if not _has_webhooks(config["DATABASE"]):
         return True   # nothing to send: no write, so a refusing disk is reported once, by the sources
     try:
-        with writing(config["DATABASE"]):
-            conn = connect_rw(config["DATABASE"])
-        try:
+        with writable(config["DATABASE"]) as conn:
             report = notify(conn, config["WEBHOOKS_ALLOW_PRIVATE"], budget)
-        finally:
-            conn.close()
     except Exception as exc:   # the ingest's own outcome stands; the next notify picks up what is left
         click.echo(f"webhooks: failed: {describe(exc)}", err=True)
         return False
@@ -215,12 +208,9 @@ def audit_command():
     path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
     cur = read_curation(directory)
     try:   # the lifecycles of today, as the first request of the day would decide them
-        conn = connect_rw(path)
-        try:
+        with writable(path) as conn:
             lifecycle_store.refresh_if_stale(conn)
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:   # a read-only copy: audit what its writer decided
+    except (sqlite3.Error, StorageError) as exc:   # a read-only copy: audit what its writer decided
         click.echo(f"Lifecycles not brought up to today ({exc}); auditing them as stored.", err=True)
     conn = connect_ro(path)
     try:
@@ -249,12 +239,9 @@ def export_command(fmt, output):
         click.echo(f"No registry at {path} (set REGISTRY_DB, or run `registry init-db` and a curation).", err=True)
         sys.exit(1)
     try:   # the statuses of today, as the first request of the day would decide them
-        conn = connect_rw(path)
-        try:
+        with writable(path) as conn:
             lifecycle_store.refresh_if_stale(conn)
-        finally:
-            conn.close()
-    except sqlite3.Error as exc:   # a read-only copy: export what its writer decided
+    except (sqlite3.Error, StorageError) as exc:   # a read-only copy: export what its writer decided
         click.echo(f"Lifecycles not brought up to today ({exc}); exporting them as stored.", err=True)
     conn = connect_ro(path)
     try:

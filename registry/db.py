@@ -40,6 +40,18 @@ def connect_rw(path: str) -> sqlite3.Connection:
     return conn
 
 
+@contextmanager
+def writable(path: str):
+    """A read-write connection to path for the block, closed after it; the disk refusing to open it
+    is a StorageError naming cause and path (registry/storage.py). Every writer opens the db this way."""
+    with writing(path):
+        conn = connect_rw(path)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
 def connect_ro(path: str) -> sqlite3.Connection:
     """Open a read-only connection (mode=ro): the web side never writes."""
     uri = "file:" + str(Path(path).resolve()) + "?mode=ro"
@@ -96,11 +108,8 @@ def now_iso() -> str:
 
 def init_db(path: str) -> tuple:
     """Create the latest schema in a new db or migrate an older one; return (old, new) version."""
-    conn = connect_rw(path)
-    try:
+    with writable(path) as conn:
         return migrations.migrate(conn, schema_sql())
-    finally:
-        conn.close()
 
 
 def ensure_schema(path: str) -> tuple:

@@ -6,7 +6,7 @@ from flask import current_app, jsonify
 
 from .. import queries
 from ..web.connection import get_db
-from ..ingest.runner import begin, execute
+from ..ingest.runner import RunOptions, begin, execute
 from ..merge.priority import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
@@ -34,7 +34,7 @@ def trigger_ingest(source):
 
     def work():
         try:
-            result = execute(config["DATABASE"], source, run_id, config["OFFLINE"], config["SEEDS_DIR"])
+            result = execute(config["DATABASE"], source, run_id, RunOptions(config["OFFLINE"], config["SEEDS_DIR"]))
             if result.status == "failed":
                 # The run row says why; the server's log also keeps an unexpected error's traceback.
                 log.error("%s run %s failed: %s%s", source, run_id, result.error,

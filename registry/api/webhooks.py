@@ -1,10 +1,10 @@
 """Admin webhooks: register (201 with the signing secret, shown once), list, remove, and every attempt."""
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 
 from flask import current_app, jsonify, request
 
 from .. import queries
-from ..db import connect_rw
+from ..db import writable
 from ..web.connection import get_db
 from ..notify import store, urls
 from ..notify.events import EVENT_KINDS
@@ -75,7 +75,7 @@ def _writer():
     """A read-write connection; the disk refusing the write is a 503 naming cause and path, not a 500."""
     path = current_app.config["DATABASE"]
     try:
-        with writing(path), closing(connect_rw(path)) as conn:
+        with writing(path), writable(path) as conn:
             yield conn
     except StorageError as exc:
         raise ApiError(503, "service_unavailable", f"Cannot change webhooks: {exc}.") from exc

@@ -2,7 +2,7 @@
 import json
 
 from .reader import SOURCE, Curation
-from ..db import connect_rw, now_iso
+from ..db import now_iso, writable
 from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
@@ -133,11 +133,8 @@ def apply_locked(db_path: str, cur: Curation) -> tuple[int, int]:
     """
     held = hold(db_path, SOURCE)
     if held is None:
-        conn = connect_rw(db_path)
-        try:
+        with writable(db_path) as conn:
             running = running_run_id(conn, SOURCE)
-        finally:
-            conn.close()
         which = f" (run {running})" if running else ""
         raise CurationBusy(f"curation is already being applied{which}; nothing applied")
     lock, conn = held

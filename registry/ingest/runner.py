@@ -5,15 +5,16 @@ from dataclasses import dataclass
 from ..config import source_key, source_url
 from ..curation import drift
 from ..lifecycle import today
-from ..db import connect_rw
+from ..db import writable
 from ..merge.facts import replace_facts
 from ..merge.runs import RunError, describe, recorded_run, start_run_or_refuse
-from ..storage import StorageError, writing
+from ..storage import StorageError
 from . import sources
 from .match import records_to_facts
 from .http import make_session
 from ..merge.locks import hold
 from .records import SourceError
+
 
 @dataclass
 class RunResult:
@@ -65,24 +66,39 @@ def fetch_pages(module, offline: bool, seeds_dir: str, session=None) -> list:
     return module.fetch(session or make_session(), base_url(module), key or None)
 
 
-def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: str,
-            session=None, record_to: str | None = None) -> RunResult:
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run gets its pages: from the seeds snapshot (offline) or the upstream (through session,
+    or a new bounded one), and where to save what was fetched as the source's snapshot, if anywhere."""
+
+    offline: bool = False
+    seeds_dir: str = "./seeds"
+    session: object = None
+    record_to: str | None = None
+
+
+def execute(db_path: str, source: str, run_id: int, options: RunOptions = RunOptions()) -> RunResult:
     """Do the work of a recorded run; the facts, merge and run completion land in one transaction."""
-    module = sources.load(source)
     try:
-        with writing(db_path):
-            conn = connect_rw(db_path)
+        with writable(db_path) as conn:
+            return _recorded(conn, source, run_id, options)
     except StorageError as exc:
-        # Nothing can be written, so the run row stays 'running' until the next run under the lock.
+        # Only opening the db gets here (a run's own faults end in _recorded). Nothing can be written,
+        # so the run row stays 'running' until the next run under the lock.
         message = (f"{exc}; nothing could be written, so run {run_id} stays 'running' until the next"
                    f" run of {source} marks it failed")
         return RunResult(source, run_id, "failed", error=message)
+
+
+def _recorded(conn, source: str, run_id: int, options: RunOptions) -> RunResult:
+    """Fetch, parse and apply one source's records as its recorded run; its faults end only that run."""
+    module = sources.load(source)
     try:
         with recorded_run(conn, source, run_id) as run:
-            pages = fetch_pages(module, offline, seeds_dir, session)
-            if record_to:
+            pages = fetch_pages(module, options.offline, options.seeds_dir, options.session)
+            if options.record_to:
                 from .snapshots import save_pages
-                save_pages(record_to, source, pages)
+                save_pages(options.record_to, source, pages)
             records = module.parse(pages)
 
             def write(conn):
@@ -97,13 +113,11 @@ def execute(db_path: str, source: str, run_id: int, offline: bool, seeds_dir: st
         expected = isinstance(exc, (RunError, StorageError))   # SourceError is a RunError
         return RunResult(source, run_id, "failed", error=describe(exc),
                          trace=None if expected else traceback.format_exc())
-    finally:
-        conn.close()
 
 
-def run_source(db_path: str, source: str, offline: bool = False, seeds_dir: str = "./seeds",
+def run_source(db_path: str, source: str, *, offline: bool = False, seeds_dir: str = "./seeds",
                session=None, record_to: str | None = None) -> RunResult:
-    """Run one source start to finish under its lock."""
+    """Run one source start to finish under its lock (the keywords are RunOptions')."""
     try:
         started = begin(db_path, source)
     except Exception as exc:   # the lock or the run row refused: this source fails, the others still run
@@ -113,6 +127,6 @@ def run_source(db_path: str, source: str, offline: bool = False, seeds_dir: str 
         return RunResult(source, None, "conflict", error=f"{source} is already running")
     lock, run_id = started
     try:
-        return execute(db_path, source, run_id, offline, seeds_dir, session, record_to)
+        return execute(db_path, source, run_id, RunOptions(offline, seeds_dir, session, record_to))
     finally:
         lock.release()

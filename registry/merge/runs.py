@@ -9,8 +9,8 @@ import os
 import sqlite3
 from contextlib import contextmanager
 
-from ..db import bump_generation, connect_rw, db_file, now_iso, transaction
-from ..storage import StorageError, classify, writing
+from ..db import bump_generation, db_file, now_iso, transaction, writable
+from ..storage import StorageError, classify
 from . import changes
 from .recompute import recompute
 
@@ -143,14 +143,7 @@ def record_refusal(db_path: str, source: str, message: str, provider: str | None
     """Record a failed run of source when its lock file was refused; return the message, saying
     when not even that row could be written."""
     try:
-        with writing(db_path):
-            conn = connect_rw(db_path)
-    except StorageError:
-        return f"{message}; {NOTHING_WRITTEN}"
-    try:
-        with recorded_run(conn, source, provider=provider):
+        with writable(db_path) as conn, recorded_run(conn, source, provider=provider):
             raise StorageError(message)
     except StorageError as exc:
         return str(exc) if str(exc).startswith(message) else f"{message}; {NOTHING_WRITTEN}"
-    finally:
-        conn.close()

@@ -11,7 +11,8 @@ import sqlite3
 import threading
 from functools import partial
 
-from ..db import connect_rw
+from ..db import writable
+from ..storage import StorageError
 from .. import lifecycle
 from ..merge import lifecycle as lifecycle_store
 
@@ -31,13 +32,10 @@ def recompute_on_a_new_day(app) -> None:
             return
         if os.path.exists(path):
             try:
-                conn = connect_rw(path)
-                try:
+                with writable(path) as conn:
                     if lifecycle_store.refresh_if_stale(conn, day):
                         log.info("statuses recomputed for %s", day)
-                finally:
-                    conn.close()
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, StorageError) as exc:
                 # A read-only copy (a replica): it serves what its writer computed until the next copy.
                 log.warning("statuses of %s not recomputed for %s: %s", path, day, exc)
         _checked[path] = day
