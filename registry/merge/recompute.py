@@ -1,15 +1,15 @@
 """Compute the visible models and aliases from every source's facts (the priority merge)."""
-import fnmatch
+import dataclasses
 import json
-import re
 
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
 from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, LINKS, REMOVED
 from .capabilities import capabilities, write_capability_rows
+from .families import Families
 from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
-from ..resolve.normalize import normalize, pin_free
+from ..resolve.normalize import normalize
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
@@ -26,83 +26,7 @@ def _materialized(fields: dict) -> bool:
     return any(source != FEED for by_source in fields.values() for source in by_source)
 
 
-class _Families:
-    """Curated families by slug, and the glob-matching that places ingested ids."""
-
-    def __init__(self, conn):
-        self.conn = conn
-        self.rows = {r["slug"]: r for r in conn.execute(
-            "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, p.slug AS provider, p.name AS provider_name"
-            " FROM families f JOIN providers p ON p.id = f.provider_id ORDER BY p.slug, f.position, f.slug")}
-        # provider -> (one pattern of every family's globs, family ids): alternatives in family order, one
-        # named group per family, so one match per name finds the first family that claims it; compiled
-        # once, not per model (ingesting 50k hub models calls place() 50k times).
-        by_provider = {}
-        for row in self.rows.values():
-            globs = [fnmatch.translate(glob.lower()) for glob in json.loads(row["match_globs"])]
-            if globs:   # families derived from ids have none: 50k of them must not be walked per model
-                by_provider.setdefault(row["provider"], []).append((row["id"], globs))
-        self.globs = {}
-        for provider, families in by_provider.items():
-            pattern = "|".join(f"(?P<f{i}>{'|'.join(globs)})" for i, (_, globs) in enumerate(families))
-            self.globs[provider] = (re.compile(pattern).match, [family_id for family_id, _ in families])
-        self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
-
-    def place(self, provider: str | None, names: list, open_weights: bool = False) -> int | None:
-        """Return the family id for an uncurated model of a provider: by the families' globs, else
-        a family of its own derived from its id (open weights when only the hub lists the model)."""
-        if provider not in self.providers:
-            return None
-        if provider in self.globs:
-            match, family_ids = self.globs[provider]
-            claimed = [int(m.lastgroup[1:]) for m in map(match, (n.lower() for n in names)) if m]
-            if claimed:
-                return family_ids[min(claimed)]
-        return self.derived(provider, names[0], open_weights)
-
-    def derived(self, provider: str, model_id: str, open_weights: bool = False) -> int:
-        """Return (creating it if needed) the family an unplaced id derives: its product line.
-
-        Never a shared catch-all: "newest in the family" must stay a sound upgrade
-        (docs/api-decisions.md#upgrade), so dall-e-3 gets dall-e and whisper-large-v3 whisper-large.
-        """
-        stem = family_stem(model_id)
-        slug = stem
-        taken = self.rows.get(slug)
-        if taken is not None and taken["provider"] != provider:
-            slug = f"{provider}-{stem}"
-        if slug in self.rows:
-            return self.rows[slug]["id"]
-        p = self.providers[provider]
-        stamp = now_iso()
-        cur = self.conn.execute(
-            "INSERT INTO families (slug, name, provider_id, description, is_open_source, is_uncategorized,"
-            " position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, 1000000, ?, ?)"
-            " ON CONFLICT(slug) DO UPDATE SET is_uncategorized = 1 RETURNING id",
-            (slug, stem, p["id"], f"{p['name']} models named {stem}-*, found by ingestion; no curated family"
-             " claims them yet.", int(open_weights), stamp, stamp))
-        family_id = cur.fetchone()[0]
-        self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
-        return family_id
-
-
-_TRAILING_VERSION = re.compile(r"-v?\d+(?:[.-]\d+)*$")
-
-
-def family_stem(model_id: str) -> str:
-    """The product line an id names: its last path segment without date pins and trailing version
-    numbers (dall-e-3 -> dall-e, whisper-large-v3 -> whisper-large); sizes (-8b, -300m) stay."""
-    stem = normalize(model_id)
-    stem = pin_free(stem)
-    while True:
-        shorter = _TRAILING_VERSION.sub("", stem)
-        if shorter == stem or not shorter:
-            break
-        stem = shorter
-    return re.sub(r"[^a-z0-9-]+", "-", stem).strip("-") or "model"
-
-
-def _visible(slug: str, fields: dict, families: _Families, alias_names: list):
+def _visible(slug: str, fields: dict, families: Families, alias_names: list):
     """Return (row dict, successor slug) for one model, or None when it has no home."""
     row, provenance, extras = {}, {}, {}
     for field, by_source in fields.items():
@@ -174,6 +98,19 @@ def model_key(aliases: list, slug: str) -> str:
     return normalize(primary[0])
 
 
+@dataclasses.dataclass
+class _Merge:
+    """One merge in progress: the models before it, and what it has written so far (by slug)."""
+
+    existing: dict                                       # slug -> the models row before the merge
+    stamp: str                                           # updated_at of every row it writes
+    added: set = dataclasses.field(default_factory=set)
+    changed: set = dataclasses.field(default_factory=set)
+    successors: dict = dataclasses.field(default_factory=dict)       # slug -> the successor slug its facts name
+    capability_sets: dict = dataclasses.field(default_factory=dict)  # slug -> its capabilities JSON, where it differs
+    ids: dict = dataclasses.field(default_factory=dict)              # slug -> models.id, once every row exists
+
+
 def recompute(conn) -> tuple[int, int]:
     """Rebuild models, aliases, statuses and search rows from facts; return (added, updated).
 
@@ -181,70 +118,88 @@ def recompute(conn) -> tuple[int, int]:
     touches no updated_at. Called through merge.runs.Run.apply, inside its transaction.
     """
     facts = _load_facts(conn)
-    families = _Families(conn)
     live = {slug for slug, fields in facts.items() if _materialized(fields)}
     claims = _merged_aliases(conn, live)
     names_by_model = {}
     for alias, (slug, alias_source, position) in claims.items():
         names_by_model.setdefault(slug, []).append((alias, alias_source, position))
+    merge = _Merge({r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}, now_iso())
+    _write_models(conn, merge, facts, live, names_by_model)
+    removed = _keep_tombstones(conn, merge)
+    merge.ids = {r[0]: r[1] for r in conn.execute("SELECT slug, id FROM models")}
+    write_capability_rows(conn, {merge.ids[slug]: value for slug, value in merge.capability_sets.items()})
+    _write_successors(conn, merge)
+    merge.changed |= _write_aliases(conn, claims, names_by_model, merge.ids, set(merge.successors),
+                                    {merge.ids[s] for s in removed})
+    merge.changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
+    _finish(conn, merge)
+    return len(merge.added), len(merge.changed)
 
-    existing = {r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}
-    stamp = now_iso()
-    added, changed, successors, capability_sets = set(), set(), {}, {}
+
+def _write_models(conn, merge: _Merge, facts: dict, live: set, names_by_model: dict) -> None:
+    """Upsert each live model whose merged values differ from its row (or that has none yet)."""
+    families = Families(conn)
+    columns = ("slug",) + COMPARED
     for slug in sorted(live):
         visible = _visible(slug, facts[slug], families, [a[0] for a in names_by_model.get(slug, [])])
         if visible is None:
             continue
-        row, successors[slug] = visible
-        old = existing.get(slug)
+        row, merge.successors[slug] = visible
+        old = merge.existing.get(slug)
         if old is None:
-            added.add(slug)
+            merge.added.add(slug)
         elif any(old[c] != row[c] for c in COMPARED):
-            changed.add(slug)
+            merge.changed.add(slug)
         else:
             continue
         if old is None or old.get("capabilities") != row["capabilities"]:
-            capability_sets[slug] = row["capabilities"]
-        columns = ("slug",) + COMPARED
+            merge.capability_sets[slug] = row["capabilities"]
         conn.execute(
             f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
             f" VALUES ({', '.join('?' * len(columns))}, ?, ?)"
             f" ON CONFLICT(slug) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in COMPARED)},"
             " updated_at = excluded.updated_at",
-            (slug, *(row[c] for c in COMPARED), stamp, stamp))
+            (slug, *(row[c] for c in COMPARED), merge.stamp, merge.stamp))
 
-    kept = set(successors)
-    # A model no source lists any longer stays as a tombstone: it keeps its row and its aliases, so the
-    # ids teams still call keep answering (docs/api-decisions.md#change-history).
-    removed = set(existing) - kept
+
+def _keep_tombstones(conn, merge: _Merge) -> set:
+    """Mark the models no source lists any longer as removed; return their slugs.
+
+    A tombstone keeps its row and its aliases, so the ids teams still call keep answering
+    (docs/api-decisions.md#change-history).
+    """
+    removed = set(merge.existing) - set(merge.successors)
     for slug in sorted(removed):
-        metadata = json.loads(existing[slug]["metadata"] or "{}")
+        metadata = json.loads(merge.existing[slug]["metadata"] or "{}")
         if REMOVED not in metadata:
-            metadata[REMOVED] = stamp
+            metadata[REMOVED] = merge.stamp
             conn.execute("UPDATE models SET metadata = ? WHERE slug = ?", (json.dumps(metadata, sort_keys=True), slug))
-            changed.add(slug)
-    ids = {r[0]: r[1] for r in conn.execute("SELECT slug, id FROM models")}
-    write_capability_rows(conn, {ids[slug]: value for slug, value in capability_sets.items()})
-    for slug, successor in successors.items():
-        successor_id = ids.get(successor) if successor and successor != slug else None
-        old = existing.get(slug)
+            merge.changed.add(slug)
+    return removed
+
+
+def _write_successors(conn, merge: _Merge) -> None:
+    """Point each model at the successor its facts name (once every model has its id)."""
+    for slug, successor in merge.successors.items():
+        successor_id = merge.ids.get(successor) if successor and successor != slug else None
+        old = merge.existing.get(slug)
         if old is not None and old["successor_id"] == successor_id:
             continue
-        if old is not None and slug not in added:
-            changed.add(slug)
+        if old is not None and slug not in merge.added:
+            merge.changed.add(slug)
         conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
 
-    changed |= _write_aliases(conn, claims, names_by_model, ids, kept, {ids[s] for s in removed})
-    changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
-    changed -= added
-    touched = added | changed
-    if changed:
-        conn.executemany("UPDATE models SET updated_at = ? WHERE slug = ?", [(stamp, s) for s in changed])
+
+def _finish(conn, merge: _Merge) -> None:
+    """Stamp the changed models, drop emptied derived families, refresh the search rows of every touched model."""
+    merge.changed -= merge.added
+    if merge.changed:
+        conn.executemany("UPDATE models SET updated_at = ? WHERE slug = ?", [(merge.stamp, s) for s in merge.changed])
     # Families ingestion made for ids that have since moved (a curated glob claims them) go away.
     conn.execute("DELETE FROM families WHERE is_uncategorized = 1"
                  " AND NOT EXISTS (SELECT 1 FROM models m WHERE m.family_id = families.id)")
-    documents.refresh(conn, [ids[s] for s in touched if s in ids])
-    return len(added), len(changed)
+    touched = merge.added | merge.changed
+    documents.refresh(conn, [merge.ids[s] for s in touched if s in merge.ids])
 
 
 def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset()) -> set:
