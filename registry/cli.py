@@ -14,9 +14,8 @@ from .audit import audit, known_gaps, render
 from .curation.reader import read_curation
 from .db import connect_ro, ensure_schema, writable
 from .ingest.runner import run_source
-from .merge import lifecycle as lifecycle_store
 from .merge.priority import AUTOMATED_SOURCES
-from .merge.runs import describe
+from .merge.runs import describe, refresh_if_stale
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
 from .scan.command import scan_command
@@ -209,7 +208,7 @@ def audit_command():
     cur = read_curation(directory)
     try:   # the lifecycles of today, as the first request of the day would decide them
         with writable(path) as conn:
-            lifecycle_store.refresh_if_stale(conn)
+            refresh_if_stale(conn)
     except (sqlite3.Error, StorageError) as exc:   # a read-only copy: audit what its writer decided
         click.echo(f"Lifecycles not brought up to today ({exc}); auditing them as stored.", err=True)
     conn = connect_ro(path)
@@ -240,7 +239,7 @@ def export_command(fmt, output):
         sys.exit(1)
     try:   # the statuses of today, as the first request of the day would decide them
         with writable(path) as conn:
-            lifecycle_store.refresh_if_stale(conn)
+            refresh_if_stale(conn)
     except (sqlite3.Error, StorageError) as exc:   # a read-only copy: export what its writer decided
         click.echo(f"Lifecycles not brought up to today ({exc}); exporting them as stored.", err=True)
     conn = connect_ro(path)

@@ -5,7 +5,7 @@ import pytest
 import fakes
 from registry import change_queries, queries
 from registry.ingest.runner import run_source
-from registry.merge import lifecycle
+from registry.merge import runs
 
 SONNET_5 = fakes.SONNET_5
 SECOND = fakes.VENDOR_B_NEXT
@@ -76,12 +76,12 @@ def test_a_status_that_changes_because_a_date_passed_is_recorded_that_day(app, r
     # Claude 3.5 Sonnet's curated shutdown day is 2099-10-22: deprecated until then, sunset on it.
     monkeypatch.setenv("REGISTRY_TODAY", "2099-10-22")
     mark = last_id(rw)
-    assert lifecycle.refresh_if_stale(rw)
+    assert runs.refresh_if_stale(rw)
     changes = [c for c in change_queries.list_changes(rw, {}, 100) if c["id"] > mark]
     sunset = [c for c in changes if c["model_slug"] == "claude-3-5-sonnet-20241022"]
     assert [(c["kind"], c["old"], c["new"], c["source"], c["run_id"]) for c in sunset] == [
         ("status_changed", "deprecated", "sunset", "curation", None)]
-    assert not lifecycle.refresh_if_stale(rw)           # the same day again: nothing more
+    assert not runs.refresh_if_stale(rw)           # the same day again: nothing more
     assert last_id(rw) == max(c["id"] for c in changes)
 
 

@@ -168,10 +168,10 @@ def test_etag_and_a_new_change_changes_it(history, client, url, monkeypatch, app
     assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
     # The daily recompute on a later day records Sonnet 4's shutdown: the answers change with it.
     monkeypatch.setenv("REGISTRY_TODAY", "2027-01-14")
-    from registry.merge import lifecycle
+    from registry.merge import runs
     from registry.db import connect_rw
     conn = connect_rw(app.config["DATABASE"])
-    lifecycle.refresh_if_stale(conn)
+    runs.refresh_if_stale(conn)
     conn.close()
     assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 200
 

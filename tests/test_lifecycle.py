@@ -1,8 +1,11 @@
+import threading
+
 import pytest
 
-from registry import lifecycle as rules
-from registry.merge import lifecycle
-from registry.db import transaction
+from helpers import TODAY
+from registry import db, lifecycle as rules
+from registry.merge import lifecycle, runs
+from registry.db import transaction, writable
 
 STATUSES = [
     ("claude-3-sonnet-20240229", "sunset"),       # sunset_date passed
@@ -99,3 +102,46 @@ def test_status_is_true_on_the_day_it_is_read(app, client, monkeypatch):
     assert body["status"] == "sunset"
     hits = client.get("/api/v1/models?status=sunset&per_page=200").get_json()["models"]
     assert "claude-3-sonnet-20240229" in {m["slug"] for m in hits}
+
+
+def _history(conn) -> list:
+    return [tuple(r) for r in conn.execute("SELECT kind, model_slug, old, new, run_id FROM changes ORDER BY id")]
+
+
+SUNSET_DAY = "2099-10-22"   # claude-3-5-sonnet-20241022's curated shutdown: the fixture's next lifecycle day
+
+
+@pytest.mark.parametrize("day, recomputed, new_generation, recorded", [
+    (TODAY, False, False, []),                 # the day the statuses were decided for: nothing to do
+    ("2099-10-21", True, False, []),           # days later, none of them a lifecycle day: only the mark moves
+    (SUNSET_DAY, True, True,                   # a shutdown day came: the status moves, through the write tail
+     [("status_changed", "claude-3-5-sonnet-20241022", '"deprecated"', '"sunset"', None)]),
+])
+def test_the_days_recompute_writes_through_the_run_tail(rw, day, recomputed, new_generation, recorded):
+    generation, history = db.generation(rw), _history(rw)
+    assert runs.refresh_if_stale(rw, day) is recomputed
+    assert (db.generation(rw) > generation) is new_generation   # caches rebuild only when answers differ
+    assert _history(rw)[len(history):] == recorded
+    assert lifecycle.computed_for(rw) == max(day, TODAY)
+    assert runs.refresh_if_stale(rw, day) is False               # the same day again: nothing more
+
+
+def test_two_processes_starting_a_new_day_at_once_recompute_it_once(app):
+    """Each worker's first request of a day may try; the day is read again under the write lock."""
+    start = threading.Barrier(2)
+    results = []
+
+    def worker():
+        with writable(app.config["DATABASE"]) as conn:
+            start.wait()
+            results.append(runs.refresh_if_stale(conn, SUNSET_DAY))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False, True]
+    with writable(app.config["DATABASE"]) as conn:
+        moved = [c for c in _history(conn) if c[1] == "claude-3-5-sonnet-20241022" and c[0] == "status_changed"]
+    assert moved == [("status_changed", "claude-3-5-sonnet-20241022", '"deprecated"', '"sunset"', None)]

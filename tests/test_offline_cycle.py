@@ -81,14 +81,14 @@ def shipped_on(request, cycle, tmp_path_factory):
     import os
     import shutil
 
-    from registry.merge import lifecycle
+    from registry.merge import runs
     _, conn, _, _ = cycle
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     copy = tmp_path_factory.mktemp("on") / "registry.db"
     shutil.copy(conn.execute("PRAGMA database_list").fetchone()[2], copy)
     before, os.environ["REGISTRY_TODAY"] = os.environ.get("REGISTRY_TODAY"), request.param
     mine = connect_rw(str(copy))
-    lifecycle.refresh_if_stale(mine, request.param)
+    runs.refresh_if_stale(mine, request.param)
     yield request.param, mine, copy
     mine.close()
     os.environ["REGISTRY_TODAY"] = before

@@ -10,7 +10,7 @@ from . import answers, sources
 
 def audit(conn, cur: Curation, directory) -> dict:
     """Every violation, by invariant (empty lists: nothing to fix). conn must hold lifecycles decided
-    for today (merge.lifecycle.refresh_if_stale)."""
+    for today (merge.runs.refresh_if_stale)."""
     reg = answers.Registry(conn)
     findings = {name: check(reg) for name, check in answers.INVARIANTS.items()}
     findings["(h) a source wrote another provider's model or alias"] = sources.outside_lanes(conn)

@@ -2,17 +2,17 @@
 
 The rules decide each model's own status and its lifecycle and upgrade on every platform serving it
 (docs/lifecycle.md); this module is the write side: it reads models, aliases and facts, and writes
-models.status and the platform_lifecycles rows that changed, after every run and on each new UTC day.
+models.status and the platform_lifecycles rows that changed, after every run and on each new UTC day
+(merge/runs.py refresh_if_stale, through the same tail as every write).
 """
 import json
 from datetime import date
 
 from .. import lifecycle as rules
-from ..db import bump_generation, now_iso, transaction
+from ..db import now_iso
 from ..fields import REMOVED
 from ..resolve.normalize import normalize, pins
 from ..search import documents
-from . import changes
 from .priority import pick
 
 SIGNALS = ("deprecated", "retired", "status")
@@ -98,16 +98,17 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
             updates.append((status, mid))
     conn.executemany("UPDATE models SET status = ? WHERE id = ?", updates)
     _write_platform_rows(conn, decided)
-    _mark_computed(conn, on)
+    mark_computed(conn, on)
     return changed
 
 
-def _mark_computed(conn, on: str) -> None:
+def mark_computed(conn, on: str) -> None:
+    """Record the day the stored statuses were decided for."""
     conn.execute("INSERT INTO registry_state (key, value) VALUES ('status_day', ?)"
                  " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (date.fromisoformat(on).toordinal(),))
 
 
-def _days_crossed(conn, after: str, until: str) -> bool:
+def days_crossed(conn, after: str, until: str) -> bool:
     """Does a lifecycle day (a model's own, or a platform schedule's) fall in (after, until]? Only then
     can a status, and so an upgrade, differ from the day the decisions were made for."""
     return conn.execute(
@@ -143,30 +144,16 @@ def computed_for(conn) -> str | None:
     return date.fromordinal(row[0]).isoformat() if row else None
 
 
-def refresh_if_stale(conn, on: str | None = None) -> bool:
-    """Recompute every status when the stored ones were computed for an earlier day; True if it did.
-
-    Status is true on the day it is read (docs/lifecycle.md#status): the server calls this when the
-    UTC date changes, so a model whose shutdown day has come is sunset without waiting for a run.
-    """
-    on = on or rules.today()
-    with transaction(conn):
-        done = computed_for(conn)
-        if done is not None and done >= on:
-            return False
-        if done is not None and not _days_crossed(conn, done, on):
-            # No day of any model or platform schedule lies in (done, on]: every decision stands.
-            _mark_computed(conn, on)
-            return True
-        before = conn.total_changes
-        with changes.recording(conn, None, changes.LIFECYCLE):
-            changed = recompute(conn, on)
-        if changed:
-            ids = [r[0] for r in conn.execute(
-                "SELECT id FROM models WHERE slug IN (SELECT value FROM json_each(?))", (json.dumps(sorted(changed)),))]
-            documents.refresh(conn, ids)
-            conn.execute("UPDATE models SET updated_at = ? WHERE slug IN (SELECT value FROM json_each(?))",
-                         (now_iso(), json.dumps(sorted(changed))))
-        if conn.total_changes - before > 1:   # more than the status_day row: answers may differ
-            bump_generation(conn)
-    return True
+def recompute_day(conn, on: str) -> bool:
+    """recompute() for day `on`, with the search rows and updated_at of the models whose status moved;
+    True when readers can see a difference (more than the day's mark changed)."""
+    before = conn.total_changes
+    changed = recompute(conn, on)
+    if changed:
+        slugs = json.dumps(sorted(changed))
+        ids = [r[0] for r in conn.execute("SELECT id FROM models WHERE slug IN (SELECT value FROM json_each(?))",
+                                          (slugs,))]
+        documents.refresh(conn, ids)
+        conn.execute("UPDATE models SET updated_at = ? WHERE slug IN (SELECT value FROM json_each(?))",
+                     (now_iso(), slugs))
+    return conn.total_changes - before > 1

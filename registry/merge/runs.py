@@ -1,17 +1,20 @@
-"""The one write path: a run record around facts, merge, lifecycle and completion.
+"""The one write path (docs/data-flow.md#one-write-path): every write ends in recorded_write().
 
-Ingestion, curation and the admin trigger all write through recorded_run() and Run.apply(),
-so every write has a run row that ends completed with its counts or failed with its error
-(docs/data-flow.md).
+Ingestion, curation and the admin trigger write through recorded_run() and Run.apply(), so each has
+a run row that ends completed with its counts or failed with its error; the day's status recompute
+(refresh_if_stale) has no run row. Both end in the same tail, recorded_write(): one transaction, the
+changes the write made (merge/changes.py), a new data generation.
 """
 import json
 import os
 import sqlite3
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from ..db import bump_generation, db_file, now_iso, transaction, writable
 from ..storage import StorageError, classify
-from . import changes
+from ..lifecycle import today
+from . import changes, lifecycle
 from .recompute import recompute
 
 INTERRUPTED = "interrupted: the process running it stopped before it finished"
@@ -78,6 +81,29 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+@dataclass
+class Write:
+    """What the block of recorded_write() says of itself: whether readers can see what it wrote."""
+
+    visible: bool = True
+
+
+@contextmanager
+def recorded_write(conn, source: str, run_id: int | None = None):
+    """The tail every write ends in: in one transaction (a savepoint inside the caller's), the block's
+    writes, the changes they made to what readers see recorded as source's (run_id None: the day's
+    recompute), and a new data generation unless the block says readers can see no difference.
+
+    Yields a Write the block may mark invisible; any error rolls the whole of it back.
+    """
+    with transaction(conn):
+        write = Write()
+        with changes.recording(conn, run_id, source):
+            yield write
+        if write.visible:
+            bump_generation(conn)
+
+
 class Run:
     """A recorded run in progress; apply() writes its facts and the registry they give."""
 
@@ -90,13 +116,11 @@ class Run:
         """In one transaction: write_facts(conn), the merge with lifecycle and search rows,
         after_merge(conn) if given, the changes it made (merge/changes.py), a new data generation,
         and the run's completion."""
-        with transaction(self.conn):
-            with changes.recording(self.conn, self.id, self.source):
-                write_facts(self.conn)
-                self.added, self.updated = recompute(self.conn)
-                if after_merge is not None:
-                    after_merge(self.conn)
-            bump_generation(self.conn)
+        with recorded_write(self.conn, self.source, self.id):
+            write_facts(self.conn)
+            self.added, self.updated = recompute(self.conn)
+            if after_merge is not None:
+                after_merge(self.conn)
             complete_run(self.conn, self.id, self.added, self.updated, self.details)
 
 
@@ -147,3 +171,25 @@ def record_refusal(db_path: str, source: str, message: str, provider: str | None
             raise StorageError(message)
     except StorageError as exc:
         return str(exc) if str(exc).startswith(message) else f"{message}; {NOTHING_WRITTEN}"
+
+
+def refresh_if_stale(conn, on: str | None = None) -> bool:
+    """Recompute every status when the stored ones were computed for an earlier day; True if it did.
+
+    Status is true on the day it is read (docs/lifecycle.md#status): the server calls this on the first
+    request of each UTC day (web/lifecycle_clock.py), the audit and the export before they read. The
+    day is read again under the write lock, so of two processes starting at once one recomputes and
+    the other finds it done.
+    """
+    on = on or today()
+    with transaction(conn):
+        done = lifecycle.computed_for(conn)
+        if done is not None and done >= on:
+            return False
+        if done is not None and not lifecycle.days_crossed(conn, done, on):
+            # No day of any model or platform schedule lies in (done, on]: every decision stands.
+            lifecycle.mark_computed(conn, on)
+            return True
+        with recorded_write(conn, changes.LIFECYCLE) as write:
+            write.visible = lifecycle.recompute_day(conn, on)
+    return True

@@ -14,7 +14,7 @@ from functools import partial
 from ..db import writable
 from ..storage import StorageError
 from .. import lifecycle
-from ..merge import lifecycle as lifecycle_store
+from ..merge.runs import refresh_if_stale
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -33,7 +33,7 @@ def recompute_on_a_new_day(app) -> None:
         if os.path.exists(path):
             try:
                 with writable(path) as conn:
-                    if lifecycle_store.refresh_if_stale(conn, day):
+                    if refresh_if_stale(conn, day):
                         log.info("statuses recomputed for %s", day)
             except (sqlite3.Error, StorageError) as exc:
                 # A read-only copy (a replica): it serves what its writer computed until the next copy.
