@@ -197,7 +197,7 @@ CREATE TABLE IF NOT EXISTS changes (
     new           TEXT,                                    -- JSON
     source        TEXT NOT NULL,                           -- whose value won, or the run's source
     upgrade_slug  TEXT,                                    -- the recommended upgrade when it was recorded
-    title         TEXT NOT NULL
+    title         TEXT     -- words stored before version 11; since, NULL: registry/wording.py words each change
 );
 CREATE INDEX IF NOT EXISTS changes_model ON changes(model_slug, id);
 CREATE INDEX IF NOT EXISTS changes_family ON changes(family_slug, id);

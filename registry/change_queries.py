@@ -3,15 +3,20 @@ filtered and cursor-paged list, a model's or the registry's newest changes, and 
 to send (docs/api-decisions.md#change-history)."""
 import json
 
+from . import wording
+
 
 def change_dict(row) -> dict:
-    """A Change object: what changed, when, the value before and after, and whose value it is."""
-    return {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
+    """A Change object: what changed, when, the value before and after, whose value it is, and its
+    title in words (registry/wording.py)."""
+    change = {"id": row["id"], "occurred_at": row["occurred_at"], "kind": row["kind"], "model_slug": row["model_slug"],
             "family_slug": row["family_slug"], "provider_slug": row["provider_slug"], "field": row["field"],
             "old": json.loads(row["old"]) if row["old"] is not None else None,
             "new": json.loads(row["new"]) if row["new"] is not None else None,
             "source": row["source"], "upgrade_slug": row["upgrade_slug"], "title": row["title"],
             "run_id": row["run_id"]}
+    change["title"] = wording.title(change)
+    return change
 
 
 def list_changes(db, filters: dict, limit: int, before_id: int | None = None) -> list:

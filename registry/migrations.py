@@ -118,6 +118,38 @@ CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_
 CREATE INDEX IF NOT EXISTS models_type_release ON models(model_type, release_date DESC);
 """
 
+# A change is stored as data, worded when read (registry/wording.py): title, NOT NULL until now, may be
+# NULL. SQLite cannot drop a NOT NULL, so the table is made again with the same columns and indexes.
+_CHANGES_AS_DATA_V11 = """
+ALTER TABLE changes RENAME TO changes_v10;
+CREATE TABLE changes (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER REFERENCES ingestion_runs(id),
+    occurred_at   TEXT NOT NULL,
+    kind          TEXT NOT NULL CHECK (kind IN ('model_added', 'model_removed', 'field_changed',
+                      'status_changed', 'deprecation_announced', 'shutdown_scheduled',
+                      'alias_added', 'alias_removed', 'latest_changed')),
+    model_slug    TEXT NOT NULL,
+    family_slug   TEXT NOT NULL,
+    provider_slug TEXT NOT NULL,
+    field         TEXT,
+    old           TEXT,
+    new           TEXT,
+    source        TEXT NOT NULL,
+    upgrade_slug  TEXT,
+    title         TEXT
+);
+INSERT INTO changes (id, run_id, occurred_at, kind, model_slug, family_slug, provider_slug, field, old, new,
+                     source, upgrade_slug, title)
+    SELECT id, run_id, occurred_at, kind, model_slug, family_slug, provider_slug, field, old, new,
+           source, upgrade_slug, title FROM changes_v10;
+DROP TABLE changes_v10;
+CREATE INDEX IF NOT EXISTS changes_model ON changes(model_slug, id);
+CREATE INDEX IF NOT EXISTS changes_family ON changes(family_slug, id);
+CREATE INDEX IF NOT EXISTS changes_provider ON changes(provider_slug, id);
+CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);
+"""
+
 
 @dataclass(frozen=True)
 class Step:
@@ -149,6 +181,9 @@ STEPS = [
     # Search documents are rebuilt: an Ollama tag (deepseek-r1:14b) no longer loses its size in a squashed name.
     Step(10, "capabilities of each model and their filter rows; models by type; search documents rebuilt",
          _CAPABILITIES_V10, rebuild_search=True),
+    # Rows recorded before keep their stored title; every change is worded from its data when read.
+    Step(11, "changes stored as data: a change's title is worded when it is read, no longer stored",
+         _CHANGES_AS_DATA_V11),
 ]
 
 

@@ -2,6 +2,7 @@
 data is brought to the latest version by init-db and serve, keeps every row, searches and resolves
 like a fresh db; a second run is a no-op; a failing step leaves the file exactly as it was."""
 import contextlib
+import json
 import re
 import sqlite3
 from unittest import mock
@@ -271,3 +272,47 @@ def test_split_sql_keeps_trigger_bodies_whole():
     triggers = [s for s in statements if "CREATE TRIGGER" in s]
     assert triggers and all(s.rstrip().endswith("END;") for s in triggers)
     assert all(sqlite3.complete_statement(s) for s in statements)
+
+
+# (kind, field, old, new, upgrade, the title a version before 11 stored, the title read now)
+STORED_TITLES = [
+    # Worded from its data, as it was when stored.
+    ("shutdown_scheduled", "sunset_date", None, "2027-01-14", "claude-sonnet-4-5-20250929",
+     "claude-3-haiku-20240307: shutdown scheduled for 2027-01-14; move to claude-sonnet-4-5-20250929",
+     "claude-3-haiku-20240307: shutdown scheduled for 2027-01-14; move to claude-sonnet-4-5-20250929"),
+    # Words an older version stored differently: the data is worded as registry/wording.py words it now.
+    ("status_changed", "status", "deprecated", "sunset", None,
+     "claude-3-haiku-20240307 is now sunset", "claude-3-haiku-20240307: now sunset (was deprecated)"),
+    # Data that cannot be worded (a field change naming no field): its stored words still show.
+    ("field_changed", None, 1, 2, None, "claude-3-haiku-20240307: context changed",
+     "claude-3-haiku-20240307: context changed"),
+]
+
+
+@pytest.mark.parametrize("kind, field, old, new, upgrade, stored, read", STORED_TITLES)
+def test_changes_stored_with_their_words_read_as_data_after_step_11(tmp_path, curation_dir, kind, field, old, new,
+                                                                  upgrade, stored, read):
+    path = tmp_path / "v10.db"
+    build_db(path, curation_dir)
+    conn = connect_rw(str(path))
+    try:   # the changes table as versions 6 to 10 made it: a title on every row, NOT NULL
+        conn.executescript("DROP TABLE changes;" + migrations._CHANGES_V6 + "PRAGMA user_version = 10;")
+        conn.execute("INSERT INTO changes (occurred_at, kind, model_slug, family_slug, provider_slug, field, old,"
+                     " new, source, upgrade_slug, title) VALUES ('2026-11-20T00:00:00Z', ?, 'claude-3-haiku-20240307',"
+                     " 'claude-haiku', 'anthropic', ?, ?, ?, 'curation', ?, ?)",
+                     (kind, field, json.dumps(old), json.dumps(new), upgrade, stored))
+    finally:
+        conn.close()
+    assert init_db(str(path)) == (10, migrations.latest())
+    app = create_app({"TESTING": True, "DATABASE": str(path), "ADMIN_API_KEYS": []})
+    body = app.test_client().get("/api/v1/changes").get_json()
+    close_thread_connections()
+    assert [(c["kind"], c["old"], c["new"], c["title"]) for c in body["changes"]] == [(kind, old, new, read)]
+    # New rows are stored as data only: a run records its changes with no words.
+    assert run_source(str(path), "vendor-b-api", offline=True, seeds_dir=str(SEEDS)).status == "completed"
+    conn = sqlite3.connect(str(path))
+    try:
+        recorded, worded = conn.execute("SELECT count(*), count(title) FROM changes WHERE id > 1").fetchone()
+        assert recorded > 0 and worded == 0
+    finally:
+        conn.close()

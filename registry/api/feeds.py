@@ -6,6 +6,7 @@ from flask import Response, request
 from .. import schedule_queries
 from ..web.connection import get_db
 from ..feeds import atom, calendar, entries, jsonfeed
+from ..resolve import as_watched
 from . import bp
 from .changes import page, watch
 
@@ -36,12 +37,23 @@ def changes_json():
     return _feed(jsonfeed)
 
 
+def _calendar_entries(rows, identifiers: dict) -> list:
+    """Each model's days and upgrade as its watched id's platform has them, in that id's format, else its own
+    (identifiers: slug -> (identifier, Match or None), as api/changes.py resolve_watched gives)."""
+    entries = []
+    for row in rows:
+        identifier, match = identifiers.get(row["slug"]) or (None, None)
+        days, upgrade, alias = as_watched(get_db(), row, identifier, match)
+        entries.append(calendar.Entry(row, days, alias or (upgrade["slug"] if upgrade is not None else None),
+                                      identifier or row["slug"]))
+    return entries
+
+
 @bp.get("/feeds/lifecycle.ics")
 def lifecycle_ics():
     watched = watch(tuple(calendar.EVENTS))
     filters = watched.filters
     rows = schedule_queries.dated_models(get_db(), filters, platform_days=bool(watched.identifiers))
-    entries = calendar.entries(get_db(), rows, watched.identifiers)
-    body = calendar.render(entries, filters["kinds"] or tuple(calendar.EVENTS), filters["since"], filters["until"],
-                           request.host_url)
+    body = calendar.render(_calendar_entries(rows, watched.identifiers), filters["kinds"] or tuple(calendar.EVENTS),
+                           filters["since"], filters["until"], request.host_url)
     return Response(body, mimetype=calendar.MIMETYPE)

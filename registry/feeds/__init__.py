@@ -2,6 +2,8 @@
 (jsonfeed.py), an iCalendar of deprecations and shutdowns (calendar.py). The views are api/feeds.py."""
 import uuid
 
+from .. import wording
+
 GENERATOR = "model-registry"
 FEED_TITLE = "Model registry: changes"
 
@@ -16,22 +18,7 @@ def model_url(base_url: str, slug: str) -> str:
     return f"{base_url}api/v1/models/{slug}"
 
 
-def _shown(value) -> str:
-    return "none" if value is None else str(value)
-
-
-def describe(change: dict) -> str:
-    """The text under a change's title: old and new values, whose value it is, the upgrade."""
-    lines = []
-    if change["field"] is not None:
-        lines.append(f"{change['field']}: {_shown(change['old'])} -> {_shown(change['new'])}")
-    lines.append(f"source: {change['source']}")
-    if change["upgrade_slug"]:
-        lines.append(f"recommended upgrade: {change['upgrade_slug']}")
-    return "\n".join(lines)
-
-
 def entries(changes: list, base_url: str) -> list:
     """What every feed format shows of each change (id, title, url, text, date, kind, the change)."""
     return [{"id": entry_id(base_url, c["id"]), "title": c["title"], "url": model_url(base_url, c["model_slug"]),
-             "text": describe(c), "date": c["occurred_at"], "kind": c["kind"], "change": c} for c in changes]
+             "text": wording.summary(c), "date": c["occurred_at"], "kind": c["kind"], "change": c} for c in changes]

@@ -6,20 +6,16 @@ shutdown. The upgrade is named in the watched identifier's own format when the c
 (docs/api-decisions.md#feeds).
 """
 import json
+from dataclasses import dataclass
 from datetime import date, timedelta
 
-from .. import queries
-from ..resolve import answer_match
-from ..resolve.upgrade import upgrade_for
+from .. import wording
 from . import GENERATOR, ics, model_url
 
 MIMETYPE = "text/calendar"
 ALARM_DAYS = (90, 30, 7)
-# kind -> (the date column, what the day means); kinds as the change history names the announcements.
-EVENTS = {
-    "deprecation_announced": ("deprecation_date", "deprecated"),
-    "shutdown_scheduled": ("sunset_date", "shuts down"),
-}
+# kind -> the date column; kinds as the change history names the announcements (their words: registry/wording.py).
+EVENTS = {"deprecation_announced": "deprecation_date", "shutdown_scheduled": "sunset_date"}
 
 
 def uid(slug: str, kind: str) -> str:
@@ -35,25 +31,16 @@ def _day(iso: str) -> str:
     return iso.replace("-", "")
 
 
-def entries(db, rows, watched: dict) -> list:
-    """(row, lifecycle, upgrade name, label) for each model row: a watched id's own platform's days and
-    upgrade in its format (the /resolve answer for it, docs/lifecycle.md#platforms), else the model's own
-    days and its upgrade's slug.
+@dataclass(frozen=True)
+class Entry:
+    """One model's calendar: its row, its lifecycle days (the watched id's platform's, or its own: a
+    dict with deprecation_date, sunset_date and their sources), the upgrade to name (in the watched
+    id's format when there is one) and the label its events carry (the watched id, else the slug)."""
 
-    watched: slug -> (identifier, alias Match or None), as api/changes.py resolve_watched gives.
-    """
-    out = []
-    for row in rows:
-        identifier, match = watched.get(row["slug"]) or (None, None)
-        if match is not None:
-            found = answer_match(db, identifier, match)
-            name = found.upgrade_alias.alias if found.upgrade_alias else (found.upgrade and found.upgrade["slug"])
-            out.append((row, queries.platform_dict(found.lifecycle), name, identifier))
-            continue
-        upgrade = upgrade_for(db, row)
-        own = {"deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"], "sources": None}
-        out.append((row, own, upgrade["slug"] if upgrade else None, identifier or row["slug"]))
-    return out
+    row: object
+    lifecycle: dict
+    upgrade: str | None
+    label: str
 
 
 def _next_day(day: str) -> str | None:
@@ -65,39 +52,36 @@ def _next_day(day: str) -> str | None:
         return None
 
 
-def _event(row, lifecycle: dict, kind: str, day: str, upgrade: str | None, label: str, base_url: str) -> bytes:
-    column, meaning = EVENTS[kind]
-    provenance = ((lifecycle.get("sources") or json.loads(row["metadata"] or "{}").get("provenance") or {})
-                  .get(column))
+def _event(entry: Entry, kind: str, day: str, base_url: str) -> bytes:
+    row, upgrade, label = entry.row, entry.upgrade, entry.label
+    provenance = ((entry.lifecycle.get("sources") or json.loads(row["metadata"] or "{}").get("provenance") or {})
+                  .get(EVENTS[kind]))
     url = model_url(base_url, row["slug"])
-    lines = [f"{row['display_name']} ({row['provider_name']}) {meaning} on {day}.",
-             f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
-             f"Source: {provenance}." if provenance else None, url]
+    description = wording.day_description(row["display_name"], row["provider_name"], kind, day, upgrade,
+                                          provenance, url)
     end = _next_day(day)
     properties = [
         ("UID", ics.text(uid(row["slug"], kind))), ("DTSTAMP", _stamp(row["updated_at"])),
         ("LAST-MODIFIED", _stamp(row["updated_at"])),
         ("DTSTART;VALUE=DATE", _day(day)), ("DTEND;VALUE=DATE", _day(end)), ("TRANSP", "TRANSPARENT"),
-        ("SUMMARY", ics.text(f"{label} {meaning}" + (f"; move to {upgrade}" if upgrade else ""))),
-        ("DESCRIPTION", ics.text("\n".join(line for line in lines if line))),
+        ("SUMMARY", ics.text(wording.day_summary(label, kind, upgrade))),
+        ("DESCRIPTION", ics.text(description)),
         ("URL;VALUE=URI", url), ("CATEGORIES", ics.text(kind))]
     alarms = [ics.component("VALARM", [("ACTION", "DISPLAY"), ("TRIGGER", f"-P{days}D"),
-                                       ("DESCRIPTION", ics.text(f"{label} shuts down in {days} days ({day})"))])
+                                       ("DESCRIPTION", ics.text(wording.day_alarm(label, days, day)))])
               for days in (ALARM_DAYS if kind == "shutdown_scheduled" else ())]
     return ics.component("VEVENT", properties, alarms)
 
 
-def render(entries_: list, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
-    """The calendar of the entries' deprecation and shutdown days (within [since, until) when given).
-
-    entries_: what entries() gives: (row, lifecycle days, upgrade name, label) per model.
-    """
+def render(entries: list, kinds, since: str | None, until: str | None, base_url: str) -> bytes:
+    """The calendar of the entries' deprecation and shutdown days (within [since, until) when given):
+    pure, the caller passes each model's days and upgrade (Entry)."""
     events = []
-    for row, lifecycle, upgrade, label in entries_:
-        days = [(kind, lifecycle[EVENTS[kind][0]]) for kind in kinds]
+    for entry in entries:
+        days = [(kind, entry.lifecycle[EVENTS[kind]]) for kind in kinds]
         chosen = [(kind, day) for kind, day in days if day and _next_day(day)
                   and (since is None or day >= since[:10]) and (until is None or day < until[:10])]
-        events += [_event(row, lifecycle, kind, day, upgrade, label, base_url) for kind, day in chosen]
+        events += [_event(entry, kind, day, base_url) for kind, day in chosen]
     return ics.component("VCALENDAR", [
         ("VERSION", "2.0"), ("PRODID", f"-//{GENERATOR}//lifecycle calendar//EN"), ("CALSCALE", "GREGORIAN"),
         ("METHOD", "PUBLISH"), ("X-WR-CALNAME", ics.text("Model deprecations and shutdowns")),

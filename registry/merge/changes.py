@@ -140,44 +140,6 @@ def diff(before: State, after: State, source: str) -> list:
     return found
 
 
-def _label(field: str) -> str:
-    return field.replace("_", " ")
-
-
-def _value(value) -> str:
-    return f"{value:,}" if isinstance(value, int) else str(value)
-
-
-def title(change: dict, upgrade: str | None) -> str:
-    """The line a person would write: "gpt-4o: shutdown scheduled for 2027-01-14; move to gpt-5"."""
-    slug, kind, old, new = change["model_slug"], change["kind"], change["old"], change["new"]
-    move = f"; move to {upgrade}" if upgrade else ""
-    if kind == "model_added":
-        return f"{slug}: added (listed by {change['source']})"
-    if kind == "model_removed":
-        return f"{slug}: no longer listed by any source"
-    if kind == "deprecation_announced":
-        return f"{slug}: deprecation announced for {new}{move}"
-    if kind == "shutdown_scheduled":
-        moved = f" (was {old})" if old else ""
-        return f"{slug}: shutdown scheduled for {new}{moved}{move}"
-    if kind == "status_changed":
-        return f"{slug}: now {new} (was {old}){move if new in RETIRING else ''}"
-    if kind == "alias_added":
-        return f"{slug}: new identifier {new}"
-    if kind == "alias_removed":
-        return f"{slug}: identifier {old} no longer listed"
-    if kind == "latest_changed":
-        was = f" (was {old})" if old else ""
-        return f"{change['family_slug']}: latest is now {new}{was}" if new else \
-            f"{change['family_slug']}: no working model left (latest was {old})"
-    if old is None:
-        return f"{slug}: {_label(change['field'])} set to {_value(new)}"
-    if new is None:
-        return f"{slug}: {_label(change['field'])} removed (was {_value(old)})"
-    return f"{slug}: {_label(change['field'])} changed from {_value(old)} to {_value(new)}"
-
-
 def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
     """The recommended upgrade of a model a change retires (the resolve rules), else None."""
     if change["kind"] not in ("deprecation_announced", "shutdown_scheduled", "status_changed"):
@@ -191,17 +153,18 @@ def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
 
 
 def record(conn, found: list, run_id: int | None, source: str) -> int:
-    """Insert the changes found (titles and upgrades as of now); return how many."""
+    """Insert the changes found, as data (registry/wording.py words them when read), with the upgrade
+    as of now; return how many."""
     stamp, upgrades = now_iso(), {}
     rows = []
     for change in found:
         upgrade = _upgrade_slug(conn, change, upgrades)
         rows.append((run_id, stamp, change["kind"], change["model_slug"], change["family_slug"],
                      change["provider_slug"], change["field"], _json(change["old"]), _json(change["new"]),
-                     change["source"], upgrade, title(change, upgrade)))
+                     change["source"], upgrade))
     conn.executemany(
         "INSERT INTO changes (run_id, occurred_at, kind, model_slug, family_slug, provider_slug, field, old, new,"
-        " source, upgrade_slug, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        " source, upgrade_slug) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
     return len(rows)
 
 

@@ -2,13 +2,13 @@
 within one of its day thresholds. Payloads are the Standard Webhooks shape {type, timestamp, data}."""
 import json
 
-from .. import change_queries, queries, schedule_queries
+from .. import change_queries, queries, schedule_queries, wording
 from ..merge.changes import KINDS
 from ..lifecycle import today
-from ..resolve import answer_match
+from ..resolve import as_watched
 from ..resolve.answers import days_left
 from ..resolve.index import AliasRow, Match
-from ..resolve.upgrade import upgrade_alias_for, upgrade_for
+from ..resolve.upgrade import upgrade_alias_for
 
 UPCOMING = "shutdown_upcoming"
 EVENT_KINDS = KINDS + (UPCOMING,)
@@ -32,10 +32,10 @@ def _lifecycle(db, row, watched: dict | None) -> tuple:
     """(shutdown day, upgrade row, upgrade alias) of a model as a watched id's platform has them
     (docs/lifecycle.md#platforms), else the model's own."""
     if watched is not None and watched.get("alias"):
-        found = answer_match(db, watched["identifier"], Match(_matched(watched), "exact", 1.0))
-        alias = found.upgrade_alias.alias if found.upgrade_alias else None
-        return found.lifecycle["sunset_date"], found.upgrade, alias
-    return row["sunset_date"], upgrade_for(db, row), None
+        days, upgrade, alias = as_watched(db, row, watched["identifier"], Match(_matched(watched), "exact", 1.0))
+    else:
+        days, upgrade, alias = as_watched(db, row)
+    return days["sunset_date"], upgrade, alias
 
 
 class Endpoint:
@@ -92,11 +92,11 @@ def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
             continue
         threshold = reached[0]
         name = watched["identifier"] if watched else row["slug"]
-        move = f"; move to {alias or upgrade['slug']}" if upgrade is not None else ""
+        move_to = alias or (upgrade["slug"] if upgrade is not None else None)
         data = {"model_slug": row["slug"], "watched_id": watched["identifier"] if watched else None,
                 "provider_slug": row["provider_slug"], "sunset_date": shutdown, "days_before": threshold,
                 "days_left": left, "upgrade_slug": upgrade["slug"] if upgrade is not None else None,
-                "upgrade_alias": alias, "title": f"{name}: shuts down in {left} days ({shutdown}){move}"}
+                "upgrade_alias": alias, "title": wording.shutdown_upcoming(name, left, shutdown, move_to)}
         events.append((f"shutdown-{row['slug']}-{shutdown}-{threshold}", f"lifecycle.{UPCOMING}",
                        {"type": f"lifecycle.{UPCOMING}", "timestamp": f"{on}T00:00:00Z", "data": data}))
     return events

@@ -66,6 +66,19 @@ def answer_match(db, q: str, match: Match) -> Resolution:
     return Resolution(match, row, platform, lifecycle, upgrade, chosen, kept)
 
 
+def as_watched(db, row, identifier: str | None = None, match: Match | None = None) -> tuple:
+    """(lifecycle days {deprecation_date, sunset_date, sources, ...}, upgrade row, upgrade alias) of a
+    model: as a watched identifier's own platform has them, in its format (its /resolve answer,
+    docs/lifecycle.md#platforms) when it matched an alias, else the model's own days and upgrade.
+    The calendar and webhooks of a watched id both read this."""
+    if match is not None:
+        found = answer_match(db, identifier, match)
+        alias = found.upgrade_alias.alias if found.upgrade_alias else None
+        return queries.platform_dict(found.lifecycle), found.upgrade, alias
+    own = {"deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"], "sources": None}
+    return own, upgrade_for(db, row), None
+
+
 def _unknown(row) -> dict:
     """A model whose lifecycle was never decided (a database written before it was stored): its own fields."""
     return {"platform": "official", "status": row["status"], "deprecation_date": row["deprecation_date"],
@@ -74,4 +87,4 @@ def _unknown(row) -> dict:
             "upgrade_slug": None, "upgrade_name": None, "upgrade_status": None}
 
 
-__all__ = ["Resolution", "answer_match", "platform_of", "resolve_identifier", "upgrade_for"]
+__all__ = ["Resolution", "answer_match", "as_watched", "platform_of", "resolve_identifier", "upgrade_for"]

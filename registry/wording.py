@@ -1,0 +1,96 @@
+"""The words the registry says about a change and a lifecycle day, in one module: the API's change
+objects, the feeds (Atom, JSON Feed), webhooks, the calendar and the pages all word through it, so
+rewording an Atom title is an edit here and nothing stored keeps old words
+(docs/api-decisions.md#change-history). The change history stores what changed, as data
+(merge/changes.py); the words are made when it is read.
+"""
+from .lifecycle import RETIRING
+
+# What a lifecycle day means, by the change kind that announces it (the calendar's events).
+DAY_MEANINGS = {"deprecation_announced": "deprecated", "shutdown_scheduled": "shuts down"}
+
+
+def _label(field: str) -> str:
+    return field.replace("_", " ")
+
+
+def _value(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _shown(value) -> str:
+    return "none" if value is None else str(value)
+
+
+def title(change: dict) -> str:
+    """The line a person would write: "gpt-4o: shutdown scheduled for 2027-01-14; move to gpt-5".
+
+    change: a Change object's fields (kind, model_slug, family_slug, field, old, new, source,
+    upgrade_slug). A row recorded before changes were stored as data only (schema version 11) also
+    has the title it stored: that is its words when its fields cannot be worded.
+    """
+    slug, kind, old, new = change["model_slug"], change["kind"], change["old"], change["new"]
+    upgrade = change.get("upgrade_slug")   # recorded only where the change retires the model
+    move = f"; move to {upgrade}" if upgrade else ""
+    if kind == "model_added":
+        return f"{slug}: added (listed by {change['source']})"
+    if kind == "model_removed":
+        return f"{slug}: no longer listed by any source"
+    if kind == "deprecation_announced":
+        return f"{slug}: deprecation announced for {new}{move}"
+    if kind == "shutdown_scheduled":
+        moved = f" (was {old})" if old else ""
+        return f"{slug}: shutdown scheduled for {new}{moved}{move}"
+    if kind == "status_changed":
+        return f"{slug}: now {new} (was {old}){move if new in RETIRING else ''}"
+    if kind == "alias_added":
+        return f"{slug}: new identifier {new}"
+    if kind == "alias_removed":
+        return f"{slug}: identifier {old} no longer listed"
+    if kind == "latest_changed":
+        was = f" (was {old})" if old else ""
+        return f"{change['family_slug']}: latest is now {new}{was}" if new else \
+            f"{change['family_slug']}: no working model left (latest was {old})"
+    if kind != "field_changed" or not change["field"]:
+        return change.get("title") or f"{slug}: {_label(kind)}"
+    if old is None:
+        return f"{slug}: {_label(change['field'])} set to {_value(new)}"
+    if new is None:
+        return f"{slug}: {_label(change['field'])} removed (was {_value(old)})"
+    return f"{slug}: {_label(change['field'])} changed from {_value(old)} to {_value(new)}"
+
+
+def summary(change: dict) -> str:
+    """The text under a change's title: old and new values, whose value it is, the upgrade."""
+    lines = []
+    if change["field"] is not None:
+        lines.append(f"{change['field']}: {_shown(change['old'])} -> {_shown(change['new'])}")
+    lines.append(f"source: {change['source']}")
+    if change["upgrade_slug"]:
+        lines.append(f"recommended upgrade: {change['upgrade_slug']}")
+    return "\n".join(lines)
+
+
+def shutdown_upcoming(name: str, left: int, day: str, upgrade: str | None) -> str:
+    """A webhook's title for a shutdown within its threshold: "gpt-4o: shuts down in 30 days (...)"."""
+    move = f"; move to {upgrade}" if upgrade else ""
+    return f"{name}: shuts down in {left} days ({day}){move}"
+
+
+def day_summary(label: str, kind: str, upgrade: str | None) -> str:
+    """A calendar event's summary: "gpt-4o shuts down; move to gpt-5"."""
+    return f"{label} {DAY_MEANINGS[kind]}" + (f"; move to {upgrade}" if upgrade else "")
+
+
+def day_description(model: str, provider: str, kind: str, day: str, upgrade: str | None,
+                    source: str | None, url: str) -> str:
+    """A calendar event's description: what happens that day, where to move, whose date it is, the model's URL."""
+    lines = [f"{model} ({provider}) {DAY_MEANINGS[kind]} on {day}.",
+             f"Move to: {upgrade}." if upgrade else "No sound upgrade is known.",
+             f"Source: {source}." if source else None, url]
+    return "\n".join(line for line in lines if line)
+
+
+def day_alarm(label: str, days: int, day: str) -> str:
+    """A calendar alarm's text, days before a shutdown."""
+    return f"{label} shuts down in {days} days ({day})"
