@@ -3,7 +3,7 @@ from contextlib import closing, contextmanager
 
 from flask import current_app, jsonify, request
 
-from .. import queries
+from ..queries import catalog
 from ..db import connect_rw
 from ..web.connection import get_db
 from ..notify import store, urls
@@ -59,7 +59,7 @@ def _endpoint_body() -> dict:
     except urls.UnsafeURL as exc:
         raise bad_request(f"'url': {exc}.") from None
     providers = _strings(body, "providers")
-    known = queries.provider_slugs(get_db())
+    known = catalog.provider_slugs(get_db())
     if set(providers) - known:
         raise bad_request(f"'providers': unknown provider '{sorted(set(providers) - known)[0]}'.")
     kinds = _strings(body, "kinds")

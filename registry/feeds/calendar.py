@@ -8,7 +8,7 @@ shutdown. The upgrade is named in the watched identifier's own format when the c
 import json
 from datetime import date, timedelta
 
-from .. import queries
+from ..queries import catalog
 from ..resolve import answer_match
 from ..resolve.upgrade import upgrade_for
 from . import GENERATOR, ics, model_url
@@ -48,7 +48,7 @@ def entries(db, rows, watched: dict) -> list:
         if match is not None:
             found = answer_match(db, identifier, match)
             name = found.upgrade_alias.alias if found.upgrade_alias else (found.upgrade and found.upgrade["slug"])
-            out.append((row, queries.platform_dict(found.lifecycle), name, identifier))
+            out.append((row, catalog.platform_dict(found.lifecycle), name, identifier))
             continue
         upgrade = upgrade_for(db, row)
         own = {"deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"], "sources": None}

@@ -6,7 +6,7 @@ groups them for a person and names where each fact came from.
 """
 import json
 
-from .. import queries
+from ..queries import catalog
 from ..fields import ALIAS_SOURCES, PLATFORM_NAMES
 from ..ingest import sources
 from ..merge.priority import CURATION
@@ -33,7 +33,7 @@ def metadata(row) -> dict:
 def _alias_rows(db, row) -> list:
     return [AliasRow(alias=a["alias"], source=a["source"], model_slug=row["slug"], position=a["position"],
                      release_date=row["release_date"], status=row["status"])
-            for a in queries.model_aliases(db, row["id"])]
+            for a in catalog.model_aliases(db, row["id"])]
 
 
 def platform_ids(db, row) -> list:
@@ -41,10 +41,10 @@ def platform_ids(db, row) -> list:
 
     ids: its ids there, primary first (a published-weights repo id is the hub's); lifecycle: that
     platform's status, days, whether they are its own schedule, and its upgrade there when it differs
-    from the model's own (queries.platform_dict, docs/lifecycle.md#platforms).
+    from the model's own (catalog.platform_dict, docs/lifecycle.md#platforms).
     """
     aliases = _alias_rows(db, row)
-    lifecycles = {r["platform"]: queries.platform_dict(r) for r in queries.platform_lifecycles(db, row["id"])}
+    lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
     own_upgrade = (lifecycles.get("official") or {}).get("upgrade")
 
     def where(alias: AliasRow) -> str:
@@ -96,7 +96,7 @@ def upgrade_ids(db, row, upgrade) -> list:
 
 
 def shutdowns(own: list, clouds: list, today: str) -> list:
-    """The models' own shutdowns (rows) and the clouds' (schedule_queries.platform_shutdowns) as one list, soonest
+    """The models' own shutdowns (rows) and the clouds' (schedule.platform_shutdowns) as one list, soonest
     first: [{model, where, day, days_left, url}]; `where` names the platform whose id stops working."""
     merged = [{"model": m, "where": PLATFORMS["official"], "day": m["sunset_date"], "url": None} for m in own]
     merged += [{"model": c["model"], "where": PLATFORMS[c["source"]], "day": c["schedule"]["sunset_date"],
@@ -116,7 +116,7 @@ def source_link(source: str, provider_slug: str) -> dict:
 
 
 def changes(rows: list) -> list:
-    """Change history rows (change_queries.recent_changes) with their day and their source as a person reads it."""
+    """Change history rows (changes.recent_changes) with their day and their source as a person reads it."""
     return [{**c, "day": c["occurred_at"][:10], "via": source_link(c["source"], c["provider_slug"])}
             if c["source"] else {**c, "day": c["occurred_at"][:10], "via": None} for c in rows]
 

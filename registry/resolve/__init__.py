@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import queries
+from ..queries import catalog
 from ..lifecycle import HUB
 from .cache import alias_index
 from .index import Match
@@ -54,11 +54,11 @@ def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolut
 def answer_match(db, q: str, match: Match) -> Resolution:
     """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
     webhooks of a watched id alike)."""
-    row = queries.model_row(db, slug=match.row.model_slug)
-    lifecycles = {r["platform"]: r for r in queries.platform_lifecycles(db, row["id"])}
+    row = catalog.model_row(db, slug=match.row.model_slug)
+    lifecycles = {r["platform"]: r for r in catalog.platform_lifecycles(db, row["id"])}
     platform = platform_of(q, match.row, lifecycles)
     lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
-    upgrade = queries.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
+    upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
     chosen = kept = None
     if upgrade is not None:
         chosen = upgrade_alias_for(db, match.row, upgrade, query=q)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from .. import queries
+from ..queries import catalog
 from ..lifecycle import today
 from . import Resolution
 
@@ -22,7 +22,7 @@ def resolve_answer(found: Resolution) -> dict:
         "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
         "upgrade_alias_kept": None if kept is None else kept.kept,
         "upgrade_alias_note": None if kept is None else kept.note,
-        "platform_lifecycle": queries.platform_dict(found.lifecycle),
+        "platform_lifecycle": catalog.platform_dict(found.lifecycle),
     }
 
 

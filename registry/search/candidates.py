@@ -12,7 +12,7 @@ scores what is left.
 """
 import json
 
-from ..capability_queries import capability_condition, filter_conditions
+from ..queries.capabilities import capability_condition, filter_conditions
 from . import intent
 from .documents import squash
 

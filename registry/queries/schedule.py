@@ -2,7 +2,7 @@
 models' own and each cloud's own schedule), and models with any lifecycle date (the feeds' calendar)."""
 import json
 
-from .queries import JOINS, MODEL_SELECT, model_row
+from .catalog import JOINS, MODEL_SELECT, model_row
 
 
 # The deprecations page's orders: the soonest shutdown first (unknown days last), or by date or name.

@@ -1,8 +1,8 @@
 """Read SQL for the API: one function per question, returning plain dicts."""
 import json
 
-from .capability_queries import capability_set, filter_conditions
-from .fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .capabilities import capability_set, filter_conditions
+from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},

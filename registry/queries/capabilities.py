@@ -2,7 +2,7 @@
 /search over model_capabilities, and the object the single-model answer and the export show."""
 import json
 
-from .fields import CAPABILITIES
+from ..fields import CAPABILITIES
 
 
 def capability_condition(name: str, value: str) -> tuple[str, list]:

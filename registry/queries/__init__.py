@@ -1,0 +1,2 @@
+"""Every read query of the API and the pages: catalog (providers, families, models, runs), changes (the change
+history), schedule (the lifecycle calendar), capabilities (the capability filters and set)."""
