@@ -2,6 +2,7 @@
 import json
 
 from .capabilities import capability_set, filter_conditions
+from .where import Where
 from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
 
 MODEL_SELECT = f"""
@@ -68,16 +69,9 @@ def get_provider(db, slug: str):
 
 def list_families(db, provider: str | None, open_source: bool | None) -> list:
     """Families, filtered, by provider name then family name."""
-    where, params = [], []
-    if provider is not None:
-        where.append("p.slug = ?")
-        params.append(provider)
-    if open_source is not None:
-        where.append("f.is_open_source = ?")
-        params.append(int(open_source))
-    sql = _FAMILY_SELECT + (" WHERE " + " AND ".join(where) if where else "")
-    sql += " ORDER BY p.name COLLATE NOCASE, f.name COLLATE NOCASE, f.slug"
-    return [family_dict(r) for r in db.execute(sql, params)]
+    where = Where().equal("p.slug", provider).equal("f.is_open_source", open_source)   # SQLite stores a bool as 0/1
+    sql = _FAMILY_SELECT + where.sql() + " ORDER BY p.name COLLATE NOCASE, f.name COLLATE NOCASE, f.slug"
+    return [family_dict(r) for r in db.execute(sql, where.args)]
 
 
 def get_family(db, slug: str):
@@ -113,40 +107,27 @@ JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.pro
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
     """One page of models matching filters, and the total count."""
-    where, params, joined = [], [], False
-    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            params.append(filters[key])
-            joined = True
-    if filters.get("open_source") is not None:
-        where.append("f.is_open_source = ?")
-        params.append(int(filters["open_source"]))
-        joined = True
+    where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
+    where.equal("f.is_open_source", filters.get("open_source"))
+    joined = bool(where)     # every condition so far reads the family or the provider
     status_at = None
     statuses = filters.get("status") or []
     if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
-        where.append(f"m.status IN ({', '.join('?' * len(statuses))})")
-        params += statuses
+        where.one_of("m.status", statuses)
     elif statuses:
         status_at = len(where)
         # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
         # which would visit every model of that status); alone, the status index counts without row reads.
-        where.append("+m.status = ?" if joined else "m.status = ?")
-        params.append(statuses[0])
+        where.add("+m.status = ?" if joined else "m.status = ?", statuses[0])
     if filters.get("min_params") is not None:
-        where.append("m.parameter_count >= ?")
-        params.append(filters["min_params"])
+        where.add("m.parameter_count >= ?", filters["min_params"])
     if filters.get("max_params") is not None:
-        where.append("m.parameter_count <= ?")
-        params.append(filters["max_params"])
-    typed, typed_args = filter_conditions(filters)   # model_type and the capabilities; the rest above
-    where += typed
-    params += typed_args
+        where.add("m.parameter_count <= ?", filters["max_params"])
+    where.extend(filter_conditions(filters))   # model_type and the capabilities; the rest above
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    total = db.execute("SELECT count(*)" + source + clause, params).fetchone()[0]
+    clause = where.sql()
+    total = db.execute("SELECT count(*)" + source + clause, where.args).fetchone()[0]
     offset = (page - 1) * per_page
     if offset >= total:
         return [], total
@@ -155,12 +136,12 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     elif status_at is not None and not joined and not _few(db, total, offset + per_page):
         # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
         # models_status, whose plan reads and sorts every matching row to return one page).
-        where[status_at] = "+m.status = ?"
-        clause = " WHERE " + " AND ".join(where)
+        where.conditions[status_at] = "+m.status = ?"
+        clause = where.sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
     page_ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
     rows = db.execute(MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
-                      params + [per_page, offset]).fetchall()
+                      where.args + [per_page, offset]).fetchall()
     return [model_summary(r) for r in rows], total
 
 
@@ -299,15 +280,9 @@ def run_dict(row) -> dict:
 
 def list_runs(db, source: str | None, status: str | None, limit: int) -> list:
     """Ingestion runs, newest first, filtered."""
-    where, args = [], []
-    if source:
-        where.append("r.source = ?")
-        args.append(source)
-    if status:
-        where.append("r.status = ?")
-        args.append(status)
-    sql = _RUN_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.id DESC LIMIT ?"
-    return [run_dict(r) for r in db.execute(sql, args + [limit])]
+    where = Where().equal("r.source", source or None).equal("r.status", status or None)
+    sql = _RUN_SELECT + where.sql() + " ORDER BY r.id DESC LIMIT ?"
+    return [run_dict(r) for r in db.execute(sql, where.args + [limit])]
 
 
 def running_run_id(db, source: str) -> int | None:

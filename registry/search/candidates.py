@@ -13,6 +13,7 @@ scores what is left.
 import json
 
 from ..queries.capabilities import capability_condition, filter_conditions
+from ..queries.where import Where
 from . import intent
 from .documents import squash
 
@@ -158,12 +159,12 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         where_args += condition[1] + [alt]
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
-    filter_where, filter_args = filter_conditions(filters)
+    filtered = filter_conditions(filters)
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
-    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filter_where)
+    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filtered.conditions)
            + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
-    return conn.execute(sql, (*score_args, *where_args, *filter_args, wanted)).fetchall()
+    return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
@@ -203,8 +204,8 @@ def rows(conn, ids, terms: list) -> list:
 
 def passing(conn, ids, filters: dict | None) -> set:
     """The ids that pass the API's filters."""
-    where, args = filter_conditions(filters)
+    where = filter_conditions(filters)
     if not where:
         return set(ids)
-    sql = "SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND " + " AND ".join(where)
-    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *args))}
+    where = Where().add("m.id IN (SELECT value FROM json_each(?))", json.dumps(list(ids))).extend(where)
+    return {r[0] for r in conn.execute("SELECT m.id FROM models m" + where.sql(), where.args)}
