@@ -3,12 +3,12 @@ from flask import jsonify
 
 from ..queries import catalog
 from ..web.connection import get_db
-from ..fields import STATUSES
+from ..fields import RETIRING, STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
 from . import bp, get_or_404, params
-from .signals import RETIRING, lifecycle_headers
+from .signals import lifecycle_headers
 
 MAX_PER_PAGE = 200
 MAX_PARAMS = 10**15

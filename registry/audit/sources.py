@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from ..curation.reader import Curation
+from ..fields import WORKING, sql_list
 from ..ingest import sources
 from ..merge.priority import CURATION, HUB
 
@@ -24,7 +25,7 @@ _NAMED_SOURCE = re.compile(r'^#\s*-\s*"([^"]+)":\s*https?://')
 def untyped_working_models(conn) -> list:
     """Slugs of working models with no model_type (nothing could check their upgrades)."""
     return [r[0] for r in conn.execute(
-        "SELECT slug FROM models WHERE status IN ('active', 'latest') AND model_type IS NULL ORDER BY slug")]
+        f"SELECT slug FROM models WHERE status IN {sql_list(WORKING)} AND model_type IS NULL ORDER BY slug")]
 
 
 def outside_lanes(conn) -> list:

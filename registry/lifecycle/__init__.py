@@ -9,11 +9,11 @@
 The write path (`registry/merge/lifecycle.py`) loads plain `Member` records, calls these rules and
 stores the answers (models.status, platform_lifecycles); the read path (`registry/resolve/`, pages,
 feeds, the scanner, MCP) reads what was stored and counts days with `today()`. Nothing here imports
-Flask, SQLite or another registry package.
+Flask, SQLite or another registry package but the vocabulary (`registry/fields.py`: statuses, platforms).
 """
-from .platforms import HUB, OFFICIAL, Lifecycle, lifecycles, on_platform, views
-from .status import RETIRING, WORKING, Member, derive, own_statuses, today, working
+from .platforms import Lifecycle, lifecycles, on_platform, views
+from .status import Member, derive, own_statuses, today, working
 from .upgrade import View, path, upgrade_in
 
-__all__ = ["HUB", "OFFICIAL", "RETIRING", "WORKING", "Lifecycle", "Member", "View", "derive", "lifecycles",
+__all__ = ["Lifecycle", "Member", "View", "derive", "lifecycles",
            "on_platform", "own_statuses", "path", "today", "upgrade_in", "views", "working"]

@@ -5,9 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ..config import setting
-
-WORKING = ("active", "latest")          # a model a team can still call
-RETIRING = ("deprecated", "sunset")     # announced for removal, or gone
+from ..fields import WORKING
 DATES = ("deprecation_date", "sunset_date")
 
 

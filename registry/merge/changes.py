@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..queries import catalog
 from ..db import now_iso
-from ..lifecycle import RETIRING
+from ..fields import RETIRING
 from ..resolve.upgrade import upgrade_for
 from ..fields import COLUMNS, REMOVED
 

@@ -2,7 +2,8 @@
 from ..queries import catalog, changes, schedule
 from ..api import get_or_404, params
 from ..web.connection import get_db
-from ..lifecycle import RETIRING, today
+from ..fields import RETIRING
+from ..lifecycle import today
 from ..resolve.answers import days_left
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline

@@ -3,7 +3,7 @@ import json
 
 from .capabilities import capability_set, filter_conditions
 from .where import Where
-from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -167,7 +167,7 @@ def model_by_slug(db, slug: str):
 
 
 # Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
-_SOURCE_ORDER = "CASE source " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(ALIAS_SOURCES)) + " END"
+_SOURCE_ORDER = sql_rank("source", ALIAS_SOURCES)
 ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..queries import catalog
-from ..lifecycle import HUB
+from ..fields import HUB_PLATFORM, OFFICIAL
 from .cache import alias_index
 from .index import Match
 from .upgrade import FormatKept, format_kept, upgrade_alias_for, upgrade_for
@@ -34,13 +34,13 @@ class Resolution:
 def platform_of(q: str, matched, lifecycles: dict) -> str:
     """The platform an identifier belongs to: the hub for a published-weights repo id of open weights
     ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'), else its alias's source."""
-    if matched.source == "official" and HUB in lifecycles:
+    if matched.source == OFFICIAL and HUB_PLATFORM in lifecycles:
         text = q.strip()
         for host in _HUB_HOSTS:
             if text.lower().startswith(host):
-                return HUB
+                return HUB_PLATFORM
         if "/" in matched.alias or (text.count("/") == 1 and text != text.lower()):
-            return HUB
+            return HUB_PLATFORM
     return matched.source
 
 

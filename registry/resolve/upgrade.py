@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..queries import catalog
 from ..fields import PLATFORM_NAMES
-from ..lifecycle import OFFICIAL
+from ..fields import OFFICIAL
 from .index import AliasRow
 from .normalize import decoration
 

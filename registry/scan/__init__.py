@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import Iterable
 
 from ..resolve.answers import days_left, shutdown_of
-from ..lifecycle import RETIRING, WORKING
+from ..fields import RETIRING, WORKING
 from . import parallel, prefilter, walk
 from .candidates import Matcher, Occurrence
 

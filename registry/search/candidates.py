@@ -12,6 +12,8 @@ scores what is left.
 """
 import json
 
+from .. import fields
+from ..fields import RETIRING, sql_rank
 from ..queries.capabilities import capability_condition, filter_conditions
 from ..queries.where import Where
 from . import intent
@@ -20,8 +22,8 @@ from .documents import squash
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
 TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
-STATUS_STEP = "CASE m.status WHEN 'deprecated' THEN 1 WHEN 'sunset' THEN 2 ELSE 0 END"
-STATUS_RANK = "CASE m.status WHEN 'latest' THEN 0 WHEN 'active' THEN 1 WHEN 'deprecated' THEN 2 ELSE 3 END"
+STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
+STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
 SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'unknown'))"
 JOINS = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 

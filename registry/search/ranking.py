@@ -37,6 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..fields import STATUS_RANK
 from . import candidates, intent
 from .candidates import quote
 from .documents import ALIAS_SEPARATOR, squash
@@ -55,7 +56,7 @@ PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
 # The words tier (5): its top, and what it loses per shortfall (candidates.word_ids computes it in SQL).
 WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
                  "special": 0.01}
-STATUS_ORDER = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
+STATUS_ORDER = {status: i for i, status in enumerate(STATUS_RANK)}
 
 _WORD_PART = re.compile(r"[^\W_]+")
 # A query ending in one of these is still being typed ("claude sonnet 4." wants 4.5, not 4).
