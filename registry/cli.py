@@ -33,7 +33,7 @@ from .curation.report import curation_report
                    " exit 1 when one is not explained by a comment.")
 @click.option("--verbose", is_flag=True, help="Print the traceback of an unexpected error.")
 def curate_command(check, show_report, show_drift, verbose):
-    """Validate the curation directory and apply it (tier 4: overrides every source)."""
+    """Validate the curation directory and apply it (the spec's ingestion tier 4: overrides every source)."""
     path = current_app.config["DATABASE"]
     if show_drift:
         sys.exit(_drift(path, current_app.config["CURATION_DIR"], current_app.config["SEEDS_DIR"]))

@@ -16,8 +16,8 @@ FEED_FIELDS = {"deprecation_date", "sunset_date", "successor", "platforms"}
 HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 
-def tier(source: str) -> int:
-    """Default rank of a source: lower wins."""
+def precedence(source: str) -> int:
+    """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins."""
     if source == CURATION:
         return 0
     if source == FEED:
@@ -31,7 +31,7 @@ def rank(source: str, field: str) -> tuple:
     """Sort key of a fact: curation first; the hub before vendors for its fields; then name."""
     if field in HUB_FIELDS and source == HUB:
         return (0.5, source)
-    return (tier(source), source)
+    return (precedence(source), source)
 
 
 def accepts(source: str, field: str) -> bool:

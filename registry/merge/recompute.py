@@ -8,7 +8,7 @@ from . import lifecycle
 from ..search import documents
 from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, LINKS, REMOVED
 from .capabilities import capabilities, write_capability_rows
-from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
+from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, precedence
 from ..resolve.normalize import normalize, pin_free
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
@@ -159,7 +159,7 @@ def _merged_aliases(conn, live: set) -> dict:
             "SELECT source, alias, model_slug, alias_source, position FROM alias_facts"):
         if slug not in live:
             continue
-        key = (tier(source), source)
+        key = (precedence(source), source)
         if alias not in best or key < best[alias][0]:
             best[alias] = (key, slug, alias_source, position)
     return {alias: claim[1:] for alias, claim in best.items()}

@@ -137,7 +137,7 @@ def term_ids(conn, terms: list) -> list:
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
              penalties: dict, asked_type: bool, long_context: bool, line: str | None = None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
-    last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words tier
+    last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
     (penalties: its weights)."""
     text = " AND ".join(phrase(parts, typing and i == len(words) - 1) for i, parts in enumerate(words))
     if words:
@@ -171,7 +171,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
                  line: str | None) -> tuple[str, list]:
-    """The words tier as a SQL expression (ranking.py's docstring says it in words); line: the word that
+    """The words match score as a SQL expression (ranking.py's docstring says it in words); line: the word that
     should start the model's name, family or provider (the query's first name or provider word)."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
