@@ -6,7 +6,7 @@ import pytest
 from registry.search import ranking
 from registry.api import changes as changes_api
 from registry.api import models as models_api
-from registry.api.params import MAX_Q
+from registry.web.params import MAX_Q
 from registry.fields import ALIAS_SOURCES
 from registry.fields import MODALITIES, MODEL_TYPES, STATUSES
 from registry.web.openapi import load_document

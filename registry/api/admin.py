@@ -11,7 +11,8 @@ from ..merge.priority import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 
 log = logging.getLogger(__name__)
 

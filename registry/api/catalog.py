@@ -3,7 +3,9 @@ from flask import jsonify
 
 from ..queries import catalog
 from ..web.connection import get_db
-from . import bp, get_or_404, params
+from ..web import params
+from ..web.params import get_or_404
+from . import bp
 
 
 @bp.get("/providers")

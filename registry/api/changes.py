@@ -9,7 +9,8 @@ from ..web.connection import get_db, request_generation
 from ..merge.changes import KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 
 MAX_LIMIT = 200
 # Opaque to callers (pass next_cursor back); it is the id the next page starts below.

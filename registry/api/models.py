@@ -7,7 +7,9 @@ from ..fields import RETIRING, STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
-from . import bp, get_or_404, params
+from ..web import params
+from ..web.params import get_or_404
+from . import bp
 from .signals import lifecycle_headers
 
 MAX_PER_PAGE = 200

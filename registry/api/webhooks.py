@@ -11,7 +11,8 @@ from ..notify.events import EVENT_KINDS
 from ..storage import StorageError, writing
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 from .changes import resolve_watched
 
 FIELDS = ("url", "models", "providers", "kinds", "days_before")

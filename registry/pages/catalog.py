@@ -1,6 +1,7 @@
 """The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
 from ..queries import catalog, changes, schedule
-from ..api import get_or_404, params
+from ..web import params
+from ..web.params import get_or_404
 from ..web.connection import get_db
 from ..fields import RETIRING
 from ..lifecycle import today

@@ -4,7 +4,7 @@ from datetime import date, timedelta
 from flask import current_app
 
 from ..queries import catalog, changes, schedule
-from ..api import params
+from ..web import params
 from ..web.connection import get_db, request_generation
 from ..lifecycle import today
 from ..resolve import resolve_identifier
