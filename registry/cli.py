@@ -15,7 +15,7 @@ from .curation.reader import read_curation
 from .db import connect_ro, connect_rw, ensure_schema
 from .ingest.runner import run_source
 from .merge import lifecycle as lifecycle_store
-from .merge.priority import AUTOMATED_SOURCES
+from .fields import AUTOMATED_SOURCES
 from .merge.runs import describe
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify

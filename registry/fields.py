@@ -32,18 +32,19 @@ PLATFORMS = ALIAS_SOURCES + (HUB_PLATFORM,)
 # Each platform as a person knows it (pages, the platform_lifecycle answers); in PLATFORMS order.
 PLATFORM_NAMES = {"official": "Provider API", "cloud-a": "Amazon Bedrock", "cloud-b": "Google Vertex AI",
                   "gateway": "OpenRouter", "hub": "Hugging Face Hub"}
+# Who states a fact (the spec's sources): curation, six providers' listings, the deprecation feed, the hub;
+# their precedence is registry/merge/priority.py's.
+CURATION = "curation"
+VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api",
+                  "vendor-f-api")
+FEED_SOURCE, HUB_SOURCE = "deprecation-feed", "model-hub"
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE)
 # Each automated source's upstream: its default base URL (REGISTRY_<SOURCE>_URL overrides where a run
-# reads, registry/ingest/sources/), and where a page links a fact that source gave.
-SOURCE_URLS = {
-    "vendor-a-api": "https://api.openai.com",
-    "vendor-b-api": "https://api.anthropic.com",
-    "vendor-c-api": "https://generativelanguage.googleapis.com",
-    "vendor-d-api": "https://api.mistral.ai",
-    "vendor-e-api": "https://api.cohere.com",
-    "vendor-f-api": "https://api.x.ai",
-    "deprecation-feed": "https://deprecations.info",
-    "model-hub": "https://huggingface.co",
-}
+# reads, registry/ingest/sources/), and where a page links a fact that source gave; in AUTOMATED_SOURCES order.
+SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
+    "https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
+    "https://api.mistral.ai", "https://api.cohere.com", "https://api.x.ai",
+    "https://deprecations.info", "https://huggingface.co"), strict=True))
 
 
 def sql_list(values) -> str:

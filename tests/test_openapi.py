@@ -10,7 +10,7 @@ from registry.web.params import MAX_Q
 from registry.fields import ALIAS_SOURCES
 from registry.fields import MODALITIES, MODEL_TYPES, STATUSES
 from registry.web.openapi import load_document
-from registry.merge.priority import AUTOMATED_SOURCES, CURATION
+from registry.fields import AUTOMATED_SOURCES, CURATION
 
 DOC = load_document()
 SCHEMAS = DOC["components"]["schemas"]

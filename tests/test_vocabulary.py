@@ -11,7 +11,6 @@ import yaml
 from registry import fields, migrations
 from registry.db import schema_sql
 from registry.ingest import sources
-from registry.merge.priority import AUTOMATED_SOURCES
 from registry.pages.present import source_link
 from registry.queries import catalog
 from registry.search import candidates, ranking
@@ -78,7 +77,7 @@ def test_every_source_reads_from_its_upstream_in_the_vocabulary(source):
 
 
 def test_the_vocabulary_names_every_automated_source():
-    assert set(fields.SOURCE_URLS) == set(sources.MODULES) == set(AUTOMATED_SOURCES)
+    assert set(fields.SOURCE_URLS) == set(sources.MODULES) == set(fields.AUTOMATED_SOURCES)
 
 
 @pytest.mark.parametrize("source, provider, expected", [

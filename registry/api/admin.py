@@ -7,7 +7,7 @@ from flask import current_app, jsonify
 from ..queries import catalog
 from ..web.connection import get_db
 from ..ingest.runner import begin, execute
-from ..merge.priority import AUTOMATED_SOURCES, CURATION
+from ..fields import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request

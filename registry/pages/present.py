@@ -7,8 +7,7 @@ groups them for a person and names where each fact came from.
 import json
 
 from ..queries import catalog
-from ..fields import ALIAS_SOURCES, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
-from ..merge.priority import CURATION
+from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
 from ..resolve.answers import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
