@@ -8,8 +8,9 @@ from datetime import date, timedelta
 
 from ..queries import catalog, schedule
 from .. import lifecycle
+from ..lifecycle import days_left
 from ..resolve import resolve_identifier
-from ..resolve.answers import days_left, resolve_answer, shutdown_of, upgrade_answer
+from ..resolve.answers import resolve_answer, shutdown_of, upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..search import ranking
 

@@ -4,9 +4,8 @@ import json
 
 from ..queries import catalog, changes, schedule
 from ..merge.changes import KINDS
-from ..lifecycle import today
+from ..lifecycle import days_left, today
 from ..resolve import answer_match
-from ..resolve.answers import days_left
 from ..resolve.index import AliasRow, Match
 from ..resolve.upgrade import upgrade_alias_for, upgrade_for
 

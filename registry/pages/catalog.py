@@ -4,8 +4,7 @@ from ..web import params
 from ..web.params import get_or_404
 from ..web.connection import get_db
 from ..fields import RETIRING
-from ..lifecycle import today
-from ..resolve.answers import days_left
+from ..lifecycle import days_left, today
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline
 

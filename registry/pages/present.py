@@ -8,7 +8,7 @@ import json
 
 from ..queries import catalog
 from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
-from ..resolve.answers import days_left
+from ..lifecycle import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
 
