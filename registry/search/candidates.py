@@ -15,7 +15,6 @@ import json
 from .. import fields
 from ..fields import RETIRING, sql_rank
 from ..queries.capabilities import capability_condition, filter_conditions
-from ..queries.where import Where
 from . import intent
 from .documents import squash
 
@@ -209,5 +208,6 @@ def passing(conn, ids, filters: dict | None) -> set:
     where = filter_conditions(filters)
     if not where:
         return set(ids)
-    where = Where().add("m.id IN (SELECT value FROM json_each(?))", json.dumps(list(ids))).extend(where)
-    return {r[0] for r in conn.execute("SELECT m.id FROM models m" + where.sql(), where.args)}
+    sql = ("SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND "
+           + " AND ".join(where.conditions))
+    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *where.args))}
