@@ -14,9 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "registry"
 
 
-def _module_parts(path: Path) -> tuple[list, list]:
-    """(the module's dotted parts, its package's parts) for a file under registry/."""
-    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+def _module_parts(path: Path, root: Path) -> tuple[list, list]:
+    """(the module's dotted parts, its package's parts) for a file under root (registry/)."""
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
         return parts[:-1], parts[:-1]
     return parts, parts[:-1]
@@ -27,7 +27,7 @@ def cross_imports(root: Path = ROOT) -> dict:
     subpackages = {p.name for p in root.iterdir() if (p / "__init__.py").is_file()}
     edges = defaultdict(set)
     for path in sorted(root.rglob("*.py")):
-        module, package = _module_parts(path)
+        module, package = _module_parts(path, root)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):
                 base = package[:len(package) - node.level + 1] if node.level else []
