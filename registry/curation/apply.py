@@ -6,7 +6,7 @@ from ..db import connect_rw, now_iso
 from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
-from ..queries.catalog import running_run_id
+from ..queries.runs import running_run_id
 from ..search import documents
 
 
