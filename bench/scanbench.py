@@ -34,11 +34,11 @@ def _run(command: list, env: dict | None = None) -> tuple[float, float, bytes, f
 
 def measure(db_path: Path, tree: Path, rounds: int = 3, log=print) -> dict:
     """Time and memory of `registry scan TREE --vendored` and of `rg -F -f ALIASES TREE`."""
-    from registry import queries
+    from registry.queries import catalog
     from registry.db import connect_ro
     conn = connect_ro(str(db_path))
     try:
-        aliases = sorted(queries.alias_strings(conn))
+        aliases = sorted(catalog.alias_strings(conn))
     finally:
         conn.close()
     rg = ensure_tool("ripgrep", log)

@@ -35,7 +35,7 @@ from registry.curation.reader import read_curation  # noqa: E402
 from registry.db import bump_generation, connect_rw, init_db, schema_sql, transaction  # noqa: E402
 from registry.ingest.runner import run_source  # noqa: E402
 from registry.merge.recompute import model_key  # noqa: E402
-from registry.merge.priority import AUTOMATED_SOURCES  # noqa: E402
+from registry.fields import AUTOMATED_SOURCES  # noqa: E402
 
 GENERATOR_VERSION = 1
 STAMP = "2026-01-01T00:00:00Z"

@@ -14,7 +14,7 @@ from .audit import audit, known_gaps, render
 from .curation.reader import read_curation
 from .db import connect_ro, ensure_schema, writable
 from .ingest.runner import run_source
-from .merge.priority import AUTOMATED_SOURCES
+from .fields import AUTOMATED_SOURCES
 from .merge.runs import describe, refresh_if_stale
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
@@ -32,7 +32,7 @@ from .curation.report import curation_report
                    " exit 1 when one is not explained by a comment.")
 @click.option("--verbose", is_flag=True, help="Print the traceback of an unexpected error.")
 def curate_command(check, show_report, show_drift, verbose):
-    """Validate the curation directory and apply it (tier 4: overrides every source)."""
+    """Validate the curation directory and apply it (the spec's ingestion tier 4: overrides every source)."""
     path = current_app.config["DATABASE"]
     if show_drift:
         sys.exit(_drift(path, current_app.config["CURATION_DIR"], current_app.config["SEEDS_DIR"]))

@@ -11,7 +11,7 @@ import os
 import tempfile
 from contextlib import contextmanager
 
-from . import queries
+from .queries import catalog
 from .db import generation
 from .merge.lifecycle import computed_for
 from .storage import writing
@@ -61,7 +61,7 @@ def models(db):
     """Every model as GET /models/{slug} answers it, by slug, read CHUNK at a time."""
     after = ""
     while True:
-        rows = db.execute(queries.MODEL_SELECT + " WHERE m.slug > ? ORDER BY m.slug LIMIT ?", (after, CHUNK)).fetchall()
+        rows = db.execute(catalog.MODEL_SELECT + " WHERE m.slug > ? ORDER BY m.slug LIMIT ?", (after, CHUNK)).fetchall()
         if not rows:
             return
         yield from _details(db, rows)
@@ -73,9 +73,9 @@ def _details(db, rows) -> list:
     aliases, platforms = {}, {}
     for a in db.execute("SELECT model_id, alias, source, position, normalized FROM aliases"
                         " WHERE model_id IN (SELECT value FROM json_each(?)) ORDER BY model_id, "
-                        + queries.ALIAS_ORDER, (ids,)):
+                        + catalog.ALIAS_ORDER, (ids,)):
         aliases.setdefault(a["model_id"], []).append(a)
-    for p in db.execute(queries.PLATFORM_SELECT + " WHERE l.model_id IN (SELECT value FROM json_each(?))", (ids,)):
+    for p in db.execute(catalog.PLATFORM_SELECT + " WHERE l.model_id IN (SELECT value FROM json_each(?))", (ids,)):
         platforms.setdefault(p["model_id"], []).append(p)
     pointed = {}
     for r in rows:
@@ -84,12 +84,12 @@ def _details(db, rows) -> list:
             pointed[r["id"]] = metadata["points_to"]
     linked = {}
     wanted_ids = [r["successor_id"] for r in rows if r["successor_id"]]
-    for r in db.execute(queries.MODEL_SELECT + " WHERE m.id IN (SELECT value FROM json_each(?))"
+    for r in db.execute(catalog.MODEL_SELECT + " WHERE m.id IN (SELECT value FROM json_each(?))"
                         " OR m.slug IN (SELECT value FROM json_each(?))",
                         (json.dumps(wanted_ids), json.dumps(list(pointed.values())))):
         linked[r["id"]] = linked[r["slug"]] = r
-    return [queries.detail(r, aliases.get(r["id"], []),
-                           sorted(platforms.get(r["id"], []), key=queries.platform_order),
+    return [catalog.detail(r, aliases.get(r["id"], []),
+                           sorted(platforms.get(r["id"], []), key=catalog.platform_order),
                            linked.get(r["successor_id"]) if r["successor_id"] else None,
                            linked.get(pointed[r["id"]]) if r["id"] in pointed else None)
             for r in rows]
@@ -98,8 +98,8 @@ def _details(db, rows) -> list:
 def json_pieces(db, head: dict):
     """The export as one JSON object, in pieces: the header's fields, then providers, families, models."""
     yield _dumps(head)[:-1]
-    yield ',"providers":' + _dumps(queries.list_providers(db))
-    yield ',"families":' + _dumps(queries.list_families(db, None, None))
+    yield ',"providers":' + _dumps(catalog.list_providers(db))
+    yield ',"families":' + _dumps(catalog.list_families(db, None, None))
     yield ',"models":['
     for i, model in enumerate(models(db)):
         yield ("," if i else "") + _dumps(model)
@@ -110,9 +110,9 @@ def ndjson_lines(db, head: dict):
     """The export as NDJSON: one object per line, each with one key saying what it holds ("export" first,
     then every "provider", "family" and "model")."""
     yield _dumps({"export": head}) + "\n"
-    for provider in queries.list_providers(db):
+    for provider in catalog.list_providers(db):
         yield _dumps({"provider": provider}) + "\n"
-    for family in queries.list_families(db, None, None):
+    for family in catalog.list_families(db, None, None):
         yield _dumps({"family": family}) + "\n"
     for model in models(db):
         yield _dumps({"model": model}) + "\n"

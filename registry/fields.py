@@ -1,18 +1,63 @@
-"""The model's fields, in one table: what curation may state, what the models table holds, what the
-list and single-model answers show. Column lists, curation validation and response shapes derive
-from FIELDS (as Datasette's SETTINGS table gives defaults, validation and docs from one place)."""
+"""The model's fields, in one table, and the shared vocabulary of their values.
+
+FIELDS says what curation may state, what the models table holds, what the list and single-model answers
+show: column lists, curation validation and response shapes derive from it (as Datasette's SETTINGS table
+gives defaults, validation and docs from one place). The vocabulary (statuses, their order and their
+words; alias sources and platforms, their order and their names; each source's upstream) lives here once:
+schema.sql's CHECK lists and the OpenAPI enums are checked against it (tests/test_vocabulary.py), and
+the SQL orders are generated from it (sql_rank).
+"""
 from dataclasses import dataclass
 
 MODEL_TYPES = ("chat", "embedding", "image", "audio_generation", "speech_to_text", "realtime",
                "moderation", "video_generation", "search", "code", "unknown")
+# A model's status (docs/lifecycle.md#status), in the order the schema and the API list them.
 STATUSES = ("active", "latest", "deprecated", "sunset")
+WORKING = ("active", "latest")          # a model a team can still call
+RETIRING = ("deprecated", "sunset")     # announced for removal, or gone
+# Best first: how results tie (search) and which model a person should reach for first.
+STATUS_RANK = ("latest", "active", "deprecated", "sunset")
+# Why a model has its status (docs/api-decisions.md#lifecycle), in a sentence (the pages).
+STATUS_TEXT = {
+    "latest": "the newest working release of its family",
+    "active": "working; a newer release of its family exists",
+    "deprecated": "announced for retirement; move off it before the shutdown day",
+    "sunset": "shut down: requests to it fail",
+}
 # Where an identifier is served: an alias source's platform, and the hub for open weights
 # (docs/lifecycle.md#platforms). "official" is the provider's own API, the model's own lifecycle.
-ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
-PLATFORMS = ALIAS_SOURCES + ("hub",)
+OFFICIAL, HUB_PLATFORM = "official", "hub"
+ALIAS_SOURCES = (OFFICIAL, "cloud-a", "cloud-b", "gateway")
+PLATFORMS = ALIAS_SOURCES + (HUB_PLATFORM,)
 # Each platform as a person knows it (pages, the platform_lifecycle answers); in PLATFORMS order.
 PLATFORM_NAMES = {"official": "Provider API", "cloud-a": "Amazon Bedrock", "cloud-b": "Google Vertex AI",
                   "gateway": "OpenRouter", "hub": "Hugging Face Hub"}
+# Who states a fact (the spec's sources): curation, six providers' listings, the deprecation feed, the hub;
+# their precedence is registry/merge/priority.py's.
+CURATION = "curation"
+VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api",
+                  "vendor-f-api")
+FEED_SOURCE, HUB_SOURCE = "deprecation-feed", "model-hub"
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE)
+# Each automated source's upstream: its default base URL (REGISTRY_<SOURCE>_URL overrides where a run
+# reads, registry/ingest/sources/), and where a page links a fact that source gave; in AUTOMATED_SOURCES order.
+SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
+    "https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
+    "https://api.mistral.ai", "https://api.cohere.com", "https://api.x.ai",
+    "https://deprecations.info", "https://huggingface.co"), strict=True))
+
+
+def sql_list(values) -> str:
+    """The values as a SQL list of literals, "('a', 'b')" (for IN and the schema's CHECK lists)."""
+    assert all("'" not in v for v in values)    # vocabulary words, never user text
+    return "(" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+def sql_rank(column: str, order, default: int | None = None, first: int = 0) -> str:
+    """A SQL CASE giving column's value its place in order (first, first + 1, ...), else default."""
+    assert all("'" not in v for v in order)
+    whens = " ".join(f"WHEN '{v}' THEN {i}" for i, v in enumerate(order, first))
+    return f"CASE {column} {whens}" + (f" ELSE {default}" if default is not None else "") + " END"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ rewording an Atom title is an edit here and nothing stored keeps old words
 (docs/api-decisions.md#change-history). The change history stores what changed, as data
 (merge/changes.py); the words are made when it is read.
 """
-from .lifecycle import RETIRING
+from .fields import RETIRING
 
 # What a lifecycle day means, by the change kind that announces it (the calendar's events).
 DAY_MEANINGS = {"deprecation_announced": "deprecated", "shutdown_scheduled": "shuts down"}

@@ -37,9 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import shipped_registry  # noqa: E402
 
+from registry.fields import WORKING  # noqa: E402
+
 DEV = shipped_registry.ROOT / "tests" / "data" / "intent_dev.jsonl"
 TODAY = "2026-11-22"     # statuses are derived from dates: pin the day
-WORKING = ("active", "latest")
 
 
 def read_cases(path: Path = DEV) -> list[dict]:

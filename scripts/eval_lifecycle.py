@@ -28,9 +28,10 @@ from pathlib import Path
 
 import shipped_registry
 
+from registry.fields import WORKING
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "lifecycle_dev.jsonl"
-WORKING = ("active", "latest")
 
 
 def chain(client, slug: str) -> list[str]:

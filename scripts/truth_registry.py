@@ -32,10 +32,10 @@ if str(ROOT) not in sys.path:
 from registry.curation.apply import apply_curation  # noqa: E402
 from registry.curation.reader import read_curation  # noqa: E402
 from registry.db import connect_rw, init_db  # noqa: E402
+from registry.fields import ALIAS_SOURCES  # noqa: E402
 
 TRUTH = ROOT / "tests" / "data" / "models_truth.jsonl"
 TODAY = "2026-11-21"      # statuses are derived from dates: pin the day, as the tests do
-ALIAS_SOURCES = ("official", "cloud-a", "cloud-b", "gateway")
 CONTEXT_FIELDS = ("input_context_window", "output_context_window")
 # Trailing pins: -20241022, -2024-05-13, -09-2025, -04-17, -2411 / -0613 / -001, -v1 / -v3.0, -latest.
 _PIN = re.compile(r"[-@](?:\d{8}|\d{4}-\d\d-\d\d|\d\d-\d{4}|\d\d-\d\d|\d{3,4}|v\d+(?:\.\d+)*|latest)$",

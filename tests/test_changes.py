@@ -1,9 +1,9 @@
 """Change history: what runs and the daily recompute record (registry/merge/changes.py), and the
-query the pages read (change_queries.recent_changes)."""
+query the pages read (changes.recent_changes)."""
 import pytest
 
 import fakes
-from registry import change_queries, queries
+from registry.queries import catalog, changes
 from registry.ingest.runner import run_source
 from registry.merge import runs
 
@@ -28,7 +28,7 @@ def vendor_b(monkeypatch, records):
 
 def recorded(rw, after_id=0) -> set:
     return {(c["kind"], c["model_slug"], c["field"], c["old"], c["new"], c["source"])
-            for c in change_queries.list_changes(rw, {}, 1000) if c["id"] > after_id}
+            for c in changes.list_changes(rw, {}, 1000) if c["id"] > after_id}
 
 
 def last_id(rw) -> int:
@@ -68,7 +68,7 @@ def test_titles_read_as_a_person_writes_them(app, rw, monkeypatch, kind, slug, t
     run_source(app.config["DATABASE"], "vendor-b-api")
     vendor_b(monkeypatch, SECOND)
     run_source(app.config["DATABASE"], "vendor-b-api")
-    titles = [c["title"] for c in change_queries.list_changes(rw, {"kinds": [kind], "models": [slug]}, 10)]
+    titles = [c["title"] for c in changes.list_changes(rw, {"kinds": [kind], "models": [slug]}, 10)]
     assert titles == [title]
 
 
@@ -77,12 +77,12 @@ def test_a_status_that_changes_because_a_date_passed_is_recorded_that_day(app, r
     monkeypatch.setenv("REGISTRY_TODAY", "2099-10-22")
     mark = last_id(rw)
     assert runs.refresh_if_stale(rw)
-    changes = [c for c in change_queries.list_changes(rw, {}, 100) if c["id"] > mark]
-    sunset = [c for c in changes if c["model_slug"] == "claude-3-5-sonnet-20241022"]
+    recorded = [c for c in changes.list_changes(rw, {}, 100) if c["id"] > mark]
+    sunset = [c for c in recorded if c["model_slug"] == "claude-3-5-sonnet-20241022"]
     assert [(c["kind"], c["old"], c["new"], c["source"], c["run_id"]) for c in sunset] == [
         ("status_changed", "deprecated", "sunset", "curation", None)]
     assert not runs.refresh_if_stale(rw)           # the same day again: nothing more
-    assert last_id(rw) == max(c["id"] for c in changes)
+    assert last_id(rw) == max(c["id"] for c in recorded)
 
 
 @pytest.mark.parametrize("scope", ["model_id", "family_id", "provider_id", None])
@@ -91,10 +91,10 @@ def test_recent_changes_for_the_pages(app, rw, monkeypatch, scope):
     run_source(app.config["DATABASE"], "vendor-b-api")
     vendor_b(monkeypatch, SECOND)
     run_source(app.config["DATABASE"], "vendor-b-api")
-    model = queries.model_by_slug(rw, SONNET_5)
+    model = catalog.model_by_slug(rw, SONNET_5)
     ids = {"model_id": model["id"], "family_id": model["family_id"],
            "provider_id": rw.execute("SELECT id FROM providers WHERE slug = 'anthropic'").fetchone()[0]}
-    found = change_queries.recent_changes(rw, **({scope: ids[scope]} if scope else {}), limit=3)
+    found = changes.recent_changes(rw, **({scope: ids[scope]} if scope else {}), limit=3)
     assert len(found) == 3
     assert [c["id"] for c in found] == sorted((c["id"] for c in found), reverse=True)
     for change in found:
@@ -104,4 +104,4 @@ def test_recent_changes_for_the_pages(app, rw, monkeypatch, scope):
         assert {c["model_slug"] for c in found} == {SONNET_5}
     if scope == "family_id":
         assert {c["family_slug"] for c in found} == {"claude-sonnet"}
-    assert change_queries.recent_changes(rw, model_id=10**9) == []
+    assert changes.recent_changes(rw, model_id=10**9) == []

@@ -74,7 +74,7 @@ def test_alias_sources_have_one_order_everywhere():
     the queries' ORDER BY follow it (docs/data-flow.md)."""
     import re
 
-    from registry import queries
+    from registry.queries import catalog
     from registry.db import schema_sql
     from registry.fields import ALIAS_SOURCES
     check = re.search(r"source\s+TEXT NOT NULL CHECK \(source IN \(([^)]*)\)\)", schema_sql()).group(1)
@@ -83,5 +83,5 @@ def test_alias_sources_have_one_order_everywhere():
     db = sqlite3.connect(":memory:")
     db.execute("CREATE TABLE aliases (source TEXT)")
     db.executemany("INSERT INTO aliases VALUES (?)", [(s,) for s in reversed(ALIAS_SOURCES)])
-    ordered = [r[0] for r in db.execute(f"SELECT source FROM aliases ORDER BY {queries._SOURCE_ORDER}")]
+    ordered = [r[0] for r in db.execute(f"SELECT source FROM aliases ORDER BY {catalog._SOURCE_ORDER}")]
     assert tuple(ordered) == ALIAS_SOURCES

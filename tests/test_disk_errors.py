@@ -17,7 +17,7 @@ from servers import Server, registry_command, server_env
 from helpers import DATA, assert_error, build_db
 from registry import create_app
 from registry.web.connection import close_thread_connections
-from registry.merge.priority import AUTOMATED_SOURCES
+from registry.fields import AUTOMATED_SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "disk-test-key"

@@ -19,11 +19,11 @@ def test_routing_errors_have_the_shape(client, method, url, status, code):
 
 
 def test_unexpected_exception_is_a_500_without_trace(app, client, monkeypatch, caplog):
-    from registry import queries
+    from registry.queries import catalog
 
     def explode(*args, **kwargs):
         raise RuntimeError("secret internals")
-    monkeypatch.setattr(queries, "list_providers", explode)
+    monkeypatch.setattr(catalog, "list_providers", explode)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = client.get("/api/v1/providers")
     body = assert_error(response, 500, "internal_error")

@@ -6,11 +6,11 @@ import pytest
 from registry.search import ranking
 from registry.api import changes as changes_api
 from registry.api import models as models_api
-from registry.api.params import MAX_Q
+from registry.web.params import MAX_Q
 from registry.fields import ALIAS_SOURCES
 from registry.fields import MODALITIES, MODEL_TYPES, STATUSES
 from registry.web.openapi import load_document
-from registry.merge.priority import AUTOMATED_SOURCES, CURATION
+from registry.fields import AUTOMATED_SOURCES, CURATION
 
 DOC = load_document()
 SCHEMAS = DOC["components"]["schemas"]

@@ -15,7 +15,7 @@ import fakes
 from helpers import assert_error, build_db
 from registry import create_app
 from registry.web.openapi import load_document
-from registry.merge.priority import AUTOMATED_SOURCES
+from registry.fields import AUTOMATED_SOURCES
 
 KEY = "fuzz-admin-key"
 

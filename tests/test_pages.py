@@ -12,7 +12,7 @@ from registry.db import connect_rw
 from registry.web.connection import close_thread_connections, get_db
 from registry.pages import present
 from registry.pages.timeline import MOST_ROWS, around, family_timeline
-from registry import queries
+from registry.queries import catalog
 
 from helpers import TODAY, assert_error, build_db
 
@@ -62,8 +62,8 @@ def test_each_page_and_its_markdown_twin(client, path, in_html, in_markdown):
 def test_upgrade_ids_keep_each_platform_format(app):
     with app.app_context():
         db = get_db()
-        row = queries.model_by_slug(db, SONNET_35)
-        upgrade = queries.model_by_slug(db, "claude-sonnet-4-5-20250929")
+        row = catalog.model_by_slug(db, SONNET_35)
+        upgrade = catalog.model_by_slug(db, "claude-sonnet-4-5-20250929")
         shown = present.upgrade_ids(db, row, upgrade)
     assert shown == [
         {"label": "Provider API", "current": SONNET_35, "upgrade": "claude-sonnet-4-5-20250929"},

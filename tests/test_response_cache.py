@@ -1,7 +1,8 @@
 """Rendered public answers are reused until the data generation changes, and never bypass the limiter."""
 import pytest
 
-from registry import create_app, queries
+from registry import create_app
+from registry.queries import catalog
 from registry.web.response_cache import ResponseCache
 
 
@@ -9,12 +10,12 @@ from registry.web.response_cache import ResponseCache
 def counted(monkeypatch):
     """Count how often the model detail is computed from the database."""
     calls = []
-    real = queries.model_detail
+    real = catalog.model_detail
 
     def spy(db, row):
         calls.append(row["slug"])
         return real(db, row)
-    monkeypatch.setattr(queries, "model_detail", spy)
+    monkeypatch.setattr(catalog, "model_detail", spy)
     return calls
 
 

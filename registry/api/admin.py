@@ -4,14 +4,15 @@ import threading
 
 from flask import current_app, jsonify
 
-from .. import queries
+from ..queries import runs
 from ..web.connection import get_db
 from ..ingest.runner import RunOptions, begin, execute
-from ..merge.priority import AUTOMATED_SOURCES, CURATION
+from ..fields import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ def trigger_ingest(source):
     except StorageError as exc:   # the disk refused the lock or the run row: say why, not 500
         raise ApiError(503, "service_unavailable", f"Cannot start a run of {source}: {exc}.") from exc
     if started is None:
-        running = queries.running_run_id(get_db(), source)
+        running = runs.running_run_id(get_db(), source)
         which = f" (run {running})" if running else ""
         raise ApiError(409, "conflict", f"An ingestion run of {source} is already running{which}.")
     lock, run_id = started
@@ -43,7 +44,7 @@ def trigger_ingest(source):
             lock.release()
 
     threading.Thread(target=work, name=f"ingest-{source}", daemon=True).start()
-    return jsonify({"ingestion_run": queries.run_started(get_db(), run_id)}), 202
+    return jsonify({"ingestion_run": runs.run_started(get_db(), run_id)}), 202
 
 
 @bp.get("/admin/ingestion-runs")
@@ -52,4 +53,4 @@ def list_runs():
     limit = params.integer("limit", default=50, minimum=1, maximum=200)
     source = params.choice("source", AUTOMATED_SOURCES + (CURATION,))
     status = params.choice("status", ("running", "completed", "failed"))
-    return jsonify({"ingestion_runs": queries.list_runs(get_db(), source, status, limit)})
+    return jsonify({"ingestion_runs": runs.list_runs(get_db(), source, status, limit)})

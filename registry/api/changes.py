@@ -4,12 +4,13 @@ from dataclasses import dataclass, field
 
 from flask import current_app, jsonify
 
-from .. import change_queries, queries
+from ..queries import catalog, changes
 from ..web.connection import get_db, request_generation
 from ..merge.changes import KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 
 MAX_LIMIT = 200
 # Opaque to callers (pass next_cursor back); it is the id the next page starts below.
@@ -18,7 +19,7 @@ _CURSOR = re.compile(r"^[1-9][0-9]{0,17}$")
 
 @dataclass
 class Watch:
-    """What a caller watches: the filters of change_queries.list_changes, and each watched model's own
+    """What a caller watches: the filters of changes.list_changes, and each watched model's own
     identifier (slug -> (the string sent, its alias Match or None)) for answers in that format."""
 
     filters: dict
@@ -27,7 +28,7 @@ class Watch:
 
 def _known_slug(db, q: str) -> str | None:
     # A model no source lists any longer no longer resolves, but its history does (by its slug).
-    return q if change_queries.has_history(db, q) else None
+    return q if changes.has_history(db, q) else None
 
 
 def resolve_watched(db, identifiers: list) -> dict:
@@ -77,7 +78,7 @@ def next_cursor(found: list, limit: int) -> str | None:
 def page(filters: dict, default_limit: int = 50) -> tuple[list, str | None]:
     """One page of changes matching filters, newest first, and the cursor of the next."""
     limit = params.integer("limit", default=default_limit, minimum=1, maximum=MAX_LIMIT)
-    found = change_queries.list_changes(get_db(), filters, limit + 1, cursor())
+    found = changes.list_changes(get_db(), filters, limit + 1, cursor())
     return found[:limit], next_cursor(found, limit)
 
 
@@ -89,7 +90,7 @@ def list_changes():
 
 @bp.get("/models/<slug>/changes")
 def model_changes(slug):
-    if queries.model_by_slug(get_db(), slug) is None and _known_slug(get_db(), slug) is None:
+    if catalog.model_by_slug(get_db(), slug) is None and _known_slug(get_db(), slug) is None:
         raise ApiError(404, "not_found", f"Model '{slug}' not found.")
     filters = {"models": [slug], "since": params.instant("since"), "until": params.instant("until"),
                "kinds": params.listed("kind", KINDS)}

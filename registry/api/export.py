@@ -3,7 +3,8 @@ from flask import Response, current_app, request
 
 from .. import export
 from ..db import connect_ro
-from . import bp, params
+from ..web import params
+from . import bp
 
 
 @bp.get("/export")

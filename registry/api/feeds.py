@@ -3,7 +3,7 @@ from urllib.parse import urlencode
 
 from flask import Response, request
 
-from .. import schedule_queries
+from ..queries import schedule
 from ..web.connection import get_db
 from ..feeds import atom, calendar, entries, jsonfeed
 from ..resolve import as_watched
@@ -53,7 +53,7 @@ def _calendar_entries(rows, identifiers: dict) -> list:
 def lifecycle_ics():
     watched = watch(tuple(calendar.EVENTS))
     filters = watched.filters
-    rows = schedule_queries.dated_models(get_db(), filters, platform_days=bool(watched.identifiers))
+    rows = schedule.dated_models(get_db(), filters, platform_days=bool(watched.identifiers))
     body = calendar.render(_calendar_entries(rows, watched.identifiers), filters["kinds"] or tuple(calendar.EVENTS),
                            filters["since"], filters["until"], request.host_url)
     return Response(body, mimetype=calendar.MIMETYPE)

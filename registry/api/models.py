@@ -1,14 +1,16 @@
 """Models: the filtered list, one model, its upgrade and its history."""
 from flask import jsonify
 
-from .. import queries
+from ..queries import catalog
 from ..web.connection import get_db
-from ..fields import STATUSES
+from ..fields import RETIRING, STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
-from . import bp, get_or_404, params
-from .signals import RETIRING, lifecycle_headers
+from ..web import params
+from ..web.params import get_or_404
+from . import bp
+from .signals import lifecycle_headers
 
 MAX_PER_PAGE = 200
 MAX_PARAMS = 10**15
@@ -33,30 +35,30 @@ def list_models():
     sort = params.choice("sort", ("release_date", "parameter_count"), default="release_date")
     page = params.integer("page", default=1, minimum=1, maximum=10**6)
     per_page = params.integer("per_page", default=50, minimum=1, maximum=MAX_PER_PAGE)
-    models, total = queries.list_models(get_db(), filters, sort, page, per_page)
+    models, total = catalog.list_models(get_db(), filters, sort, page, per_page)
     return jsonify({"models": models, "pagination": {
         "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
 
 
 @bp.get("/models/<slug>")
 def get_model(slug):
-    row = get_or_404("Model", queries.model_by_slug, slug)
+    row = get_or_404("Model", catalog.model_by_slug, slug)
     upgrade = upgrade_for(get_db(), row) if row["status"] in RETIRING else None
-    return jsonify(queries.model_detail(get_db(), row)), lifecycle_headers(row, upgrade)
+    return jsonify(catalog.model_detail(get_db(), row)), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/upgrade")
 def get_upgrade(slug):
-    row = get_or_404("Model", queries.model_by_slug, slug)
+    row = get_or_404("Model", catalog.model_by_slug, slug)
     upgrade = upgrade_for(get_db(), row)
     return jsonify(upgrade_answer(row, upgrade)), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/history")
 def get_history(slug):
-    row = get_or_404("Model", queries.model_by_slug, slug)
+    row = get_or_404("Model", catalog.model_by_slug, slug)
     return jsonify({
         "model": {"slug": row["slug"], "display_name": row["display_name"]},
         "family": {"slug": row["family_slug"], "name": row["family_name"]},
-        "history": queries.history(get_db(), row),
+        "history": catalog.history(get_db(), row),
     })

@@ -5,7 +5,8 @@ from ..web.connection import get_db, request_generation
 from ..web.errors import ApiError
 from ..resolve import resolve_identifier
 from ..resolve.answers import resolve_answer
-from . import bp, params
+from ..web import params
+from . import bp
 from .signals import lifecycle_headers
 
 

@@ -4,7 +4,8 @@ from flask import jsonify
 
 from ..search import ranking
 from ..web.connection import get_db
-from . import bp, params
+from ..web import params
+from . import bp
 
 
 @bp.get("/search")

@@ -6,7 +6,7 @@ day as an HTTP-date, and `Link: <...>; rel="successor-version"` points to the re
 from datetime import date, datetime, time, timezone
 from email.utils import format_datetime
 
-from ..lifecycle import RETIRING
+from ..fields import RETIRING
 
 
 def _midnight(day: str) -> datetime:

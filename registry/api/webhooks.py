@@ -3,7 +3,7 @@ from contextlib import contextmanager
 
 from flask import current_app, jsonify, request
 
-from .. import queries
+from ..queries import catalog
 from ..db import writable
 from ..web.connection import get_db
 from ..notify import store, urls
@@ -11,7 +11,8 @@ from ..notify.events import EVENT_KINDS
 from ..storage import StorageError, writing
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
-from . import bp, params
+from ..web import params
+from . import bp
 from .changes import resolve_watched
 
 FIELDS = ("url", "models", "providers", "kinds", "days_before")
@@ -59,7 +60,7 @@ def _endpoint_body() -> dict:
     except urls.UnsafeURL as exc:
         raise bad_request(f"'url': {exc}.") from None
     providers = _strings(body, "providers")
-    known = queries.provider_slugs(get_db())
+    known = catalog.provider_slugs(get_db())
     if set(providers) - known:
         raise bad_request(f"'providers': unknown provider '{sorted(set(providers) - known)[0]}'.")
     kinds = _strings(body, "kinds")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import date
 
 from .. import lifecycle as rules
+from ..fields import HUB_PLATFORM, OFFICIAL, RETIRING, WORKING
 from ..lifecycle.fit import FIT_RULES, fits, undated
 from ..resolve import answer_match
 from ..resolve.index import AliasIndex, Match
@@ -50,12 +51,12 @@ class Registry:
 
     def lifecycle(self, model_id: int, platform: str):
         """The stored row of a model on a platform, falling back to its own API's."""
-        return self.stored.get((model_id, platform)) or self.stored.get((model_id, rules.OFFICIAL))
+        return self.stored.get((model_id, platform)) or self.stored.get((model_id, OFFICIAL))
 
     def working_on(self, model_id: int, platform: str) -> bool:
         """Does the model work on the platform (its row there, else its own)?"""
         row = self.lifecycle(model_id, platform)
-        return row is not None and row["status"] in rules.WORKING
+        return row is not None and row["status"] in WORKING
 
     def answer(self, alias_row):
         """The /resolve answer for an alias string asked exactly (asked once per alias)."""
@@ -74,14 +75,14 @@ def retiring_without_upgrade(reg: Registry) -> list:
         "SELECT model_slug FROM facts WHERE source = 'curation' AND field = 'successor' AND value = 'null'")}
     found = []
     for (model_id, platform), row in sorted(reg.stored.items(), key=lambda kv: (reg.slug(kv[0][0]), kv[0][1])):
-        if row["status"] not in rules.RETIRING or row["upgrade_id"] is not None or reg.slug(model_id) in none_named:
+        if row["status"] not in RETIRING or row["upgrade_id"] is not None or reg.slug(model_id) in none_named:
             continue
         x = reg.members[model_id]
         rules_here = FIT_RULES if x.release_date else undated(FIT_RULES)
         fit = next((m for m in reg.newest_first
                     if reg.provider[m.id] == reg.provider[model_id] and m.points_to_id is None and not m.removed
                     and m.open_weights == x.open_weights   # a hosted line and published weights are other products
-                    and (platform == rules.OFFICIAL or platform in m.served)   # a fit the caller's platform serves
+                    and (platform == OFFICIAL or platform in m.served)   # a fit the caller's platform serves
                     and reg.working_on(m.id, platform) and fits(x, m, rules_here)), None)
         if fit is not None:
             found.append(f"{x.slug} [{platform}] is {row['status']} with no upgrade, though {fit.slug} fits")
@@ -111,7 +112,7 @@ def latest_not_newest(reg: Registry) -> list:
         families.setdefault(m.family_id, []).append(m)
     for members in families.values():
         status = {m.id: reg.rows[m.id]["status"] for m in members}
-        live = [m for m in members if status[m.id] in rules.WORKING and m.points_to_id is None and not m.removed]
+        live = [m for m in members if status[m.id] in WORKING and m.points_to_id is None and not m.removed]
         latest = [m for m in members if status[m.id] == "latest"]
         newest = max(live, key=lambda m: (m.release_date or "", m.slug), default=None)
         if newest is not None and [m.id for m in latest] != [newest.id]:
@@ -126,7 +127,7 @@ def undated_on_record(reg: Registry) -> list:
     """Working models whose curation records that no source gives a release day (`release_date: null`,
     with why in a comment): not violations, but listed, so a curator sees them until a day is found."""
     return sorted(f"{m.slug}: release day unknown (curated null)" for m in reg.members.values()
-                  if m.slug in reg.undated_on_record and reg.rows[m.id]["status"] in rules.WORKING)
+                  if m.slug in reg.undated_on_record and reg.rows[m.id]["status"] in WORKING)
 
 
 def hub_ids_sunset(reg: Registry) -> list:
@@ -184,8 +185,8 @@ def upgrade_differs_by_id(reg: Registry) -> list:
             found.append(f"{alias.alias}: resolve says {answer.upgrade and answer.upgrade['slug']},"
                          f" the registry {stored['upgrade_id'] and reg.slug(stored['upgrade_id'])}")
             continue
-        own = reg.lifecycle(model_id, rules.OFFICIAL)["upgrade_id"]
-        if got == own or answer.platform == rules.HUB or _schedules_matter(reg, model_id, answer.platform, got, own):
+        own = reg.lifecycle(model_id, OFFICIAL)["upgrade_id"]
+        if got == own or answer.platform == HUB_PLATFORM or _schedules_matter(reg, model_id, answer.platform, got, own):
             continue
         found.append(f"{alias.alias} [{answer.platform}]: upgrade {got and reg.slug(got)},"
                      f" the model's own {own and reg.slug(own)}, with no schedule of that platform to say why")
@@ -196,7 +197,7 @@ def _schedules_matter(reg: Registry, model_id: int, platform: str, got, own) -> 
     """Does a schedule of that platform explain a different upgrade: does a model the decision visits
     there, or in the model's own view, or the model's own upgrade, have one?"""
     visited = set()
-    for view in (reg.views[platform], reg.views[rules.OFFICIAL]):
+    for view in (reg.views[platform], reg.views[OFFICIAL]):
         for position in rules.path(view, model_id):   # each step, and the replacement links it walked past
             visited |= {position, *view.chain(position)}
     return any(platform in reg.members[mid].schedules for mid in visited | {got, own} if mid in reg.members)

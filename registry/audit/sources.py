@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from ..curation.reader import Curation
+from ..fields import CURATION, HUB_SOURCE, WORKING, sql_list
 from ..ingest import sources
-from ..merge.priority import CURATION, HUB
 
 LIFECYCLE_FIELDS = ("deprecation_date", "sunset_date", "successor", "earliest_sunset_date", "status", "platforms",
                     "points_to")
@@ -24,7 +24,7 @@ _NAMED_SOURCE = re.compile(r'^#\s*-\s*"([^"]+)":\s*https?://')
 def untyped_working_models(conn) -> list:
     """Slugs of working models with no model_type (nothing could check their upgrades)."""
     return [r[0] for r in conn.execute(
-        "SELECT slug FROM models WHERE status IN ('active', 'latest') AND model_type IS NULL ORDER BY slug")]
+        f"SELECT slug FROM models WHERE status IN {sql_list(WORKING)} AND model_type IS NULL ORDER BY slug")]
 
 
 def outside_lanes(conn) -> list:
@@ -48,8 +48,8 @@ def outside_lanes(conn) -> list:
         label = "facts" if what == "fact" else f"alias {what}"
         if speaks_for and speaks_for != provider:
             found.append(f"{source} ({speaks_for}) wrote {label} of {slug}, a model of {provider}")
-        elif source == HUB and not open_weights:
-            found.append(f"{HUB} wrote {label} of {slug}, which is not open weights")
+        elif source == HUB_SOURCE and not open_weights:
+            found.append(f"{HUB_SOURCE} wrote {label} of {slug}, which is not open weights")
     return sorted(set(found))
 
 

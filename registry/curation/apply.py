@@ -6,7 +6,7 @@ from ..db import now_iso, writable
 from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
-from ..queries import running_run_id
+from ..queries.runs import running_run_id
 from ..search import documents
 
 

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..merge.priority import AUTOMATED_SOURCES, CURATION
+from ..fields import AUTOMATED_SOURCES, CURATION
 
 # Release days are left to `curate --report`: the hub's repo creation day differs from most curated
 # announcement days by design, and is no lifecycle notice.

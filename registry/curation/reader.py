@@ -1,4 +1,4 @@
-"""Load and validate the curation directory (tier 4) into providers, families and facts."""
+"""Load and validate the curation directory (the spec's ingestion tier 4) into providers, families and facts."""
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -2,7 +2,7 @@
 import json
 
 from ..fields import COLUMNS
-from ..merge.priority import CURATION
+from ..fields import CURATION
 
 
 def curation_report(conn) -> str:

@@ -3,7 +3,7 @@ import datetime as dt
 import re
 
 from ..fields import BY_NAME, CURATED, MODALITIES, MODEL_TYPES, PLATFORMS, STATUSES
-from ..lifecycle import RETIRING
+from ..fields import RETIRING
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")

@@ -9,8 +9,8 @@ carries has passed the one check of upstream values (validate.py).
 import re
 from collections import Counter
 
+from ..fields import FEED_SOURCE, HUB_SOURCE
 from ..merge.facts import fact_rows
-from ..merge.priority import FEED, HUB
 from . import validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
@@ -102,7 +102,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
                 tally["platform row with an id no model has" if "platforms" in record.fields
                       else "not a provider's model"] += 1
                 continue
-            if source == HUB and not record.fields.get("release_date"):
+            if source == HUB_SOURCE and not record.fields.get("release_date"):
                 # A repo older than the hub's creation dates (a research checkpoint) that no curated model
                 # claims: no day says when it was released, so it is no working model to list.
                 tally["undated repo no curated model claims"] += 1
@@ -110,7 +110,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             # Kept under the id's slug even for the feed: merge never creates a model from feed facts
             # alone, but they apply once a provider source lists it, whatever the order of runs.
             slug = slugify(record.model_id)
-            if source == FEED:
+            if source == FEED_SOURCE:
                 tally["unknown id"] += 1
                 unknown.append(f"{record.provider}/{record.model_id}")
             else:
@@ -176,6 +176,6 @@ def _outside_lane(source: str, record, owner: tuple | None) -> str | None:
     provider, open_weights = owner
     if record.provider and record.provider != provider:
         return f"a model of {provider}, not of {record.provider}"
-    if source == HUB and not open_weights:
+    if source == HUB_SOURCE and not open_weights:
         return "not an open-weights model (the hub writes only published weights)"
     return None

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..fields import HUB_PLATFORM, OFFICIAL
 from .status import DATES, Member, derive, inherited, own_statuses, working
 from .upgrade import UNSERVED, View, upgrade_in
-
-OFFICIAL, HUB = "official", "hub"
 
 
 @dataclass
@@ -40,12 +39,12 @@ def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
         days = {k: entry.get(k) for k in DATES}
         status = entry.get("status") or derive(days, {}, on) or (own if working(own) else "active")
         successor = entry.get("successor_id")
-        if successor is None and platform != HUB:
+        if successor is None and platform != HUB_PLATFORM:
             successor = member.successor_id
         source = entry.get("source")
         return Lifecycle(status, days["deprecation_date"], days["sunset_date"], successor, own_schedule=True,
                          sources={k: source for k in (*DATES, "status", "successor") if entry.get(k)})
-    if platform == HUB:   # published weights: no host's retirement shuts them down
+    if platform == HUB_PLATFORM:   # published weights: no host's retirement shuts them down
         return Lifecycle(own if working(own) else "active")
     return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id, sources=own_sources)
 
@@ -79,7 +78,7 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
     for platform in sorted({p for m in effective.values() for p in m.served} - {OFFICIAL}):
         here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()
                 if platform in m.served or platform in m.schedules}
-        hub = platform == HUB
+        hub = platform == HUB_PLATFORM
         status = dict.fromkeys(effective, UNSERVED) if hub else dict(official.status)
         successor = {} if hub else dict(official.successor)
         status.update((mid, lc.status) for mid, lc in here.items())

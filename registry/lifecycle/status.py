@@ -2,18 +2,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from ..config import setting
-
-WORKING = ("active", "latest")          # a model a team can still call
-RETIRING = ("deprecated", "sunset")     # announced for removal, or gone
+from ..fields import WORKING
 DATES = ("deprecation_date", "sunset_date")
 
 
 def today() -> str:
     """Today's date (UTC) as ISO; REGISTRY_TODAY pins it, for reproducible runs and tests."""
     return setting("REGISTRY_TODAY") or datetime.now(timezone.utc).date().isoformat()
+
+
+def days_left(day: str | None, on: str | None = None) -> int | None:
+    """Whole days from today (UTC, or REGISTRY_TODAY) to day; negative once it has passed; None if unknown."""
+    if not day:
+        return None
+    try:
+        return (date.fromisoformat(day[:10]) - date.fromisoformat(on or today())).days
+    except ValueError:   # a month-only date ('2025-04') has no day to count to
+        return None
 
 
 def working(status: str | None) -> bool:

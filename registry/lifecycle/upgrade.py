@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..fields import WORKING
 from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, strictly_same_type, tiers, undated
 from .status import Member
 
@@ -48,7 +49,7 @@ class View:
 
     def working(self, model_id: int | None) -> bool:
         """Can a caller on this platform still call the model?"""
-        return model_id is not None and self.status.get(model_id) in ("active", "latest")
+        return model_id is not None and self.status.get(model_id) in WORKING
 
     def chain(self, model_id: int) -> list[int]:
         """The replacement links from a model, in order (cycle-safe); a link that changes the kind of
@@ -104,7 +105,7 @@ class View:
 
     def callable(self, model_id: int | None) -> bool:
         """Does the model still answer there (working, or deprecated before its shutdown)?"""
-        return model_id is not None and self.status.get(model_id) in ("active", "latest", "deprecated")
+        return model_id is not None and self.status.get(model_id) in WORKING + ("deprecated",)
 
     def step(self, position: int, touched: set | None = None) -> int | None:
         """Where one step of the decision goes from a model, or None (docstring of this module).

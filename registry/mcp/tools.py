@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .. import queries, schedule_queries
+from ..queries import catalog, schedule
 from .. import lifecycle
+from ..lifecycle import days_left
 from ..resolve import resolve_identifier
-from ..resolve.answers import days_left, resolve_answer, shutdown_of, upgrade_answer
+from ..resolve.answers import resolve_answer, shutdown_of, upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..search import ranking
 
@@ -63,7 +64,7 @@ def check(db, path: str, identifiers: list[str]) -> dict:
 def upgrade(db, path: str, model: str) -> dict:
     """GET /models/{slug}/upgrade's answer for a slug (or any identifier, resolved first), with shutdown dates."""
     model = _text(model, "model")
-    row = queries.model_by_slug(db, model)
+    row = catalog.model_by_slug(db, model)
     if row is None:
         found = resolve_identifier(db, path, None, model)
         if found is None:
@@ -92,7 +93,7 @@ def upcoming_shutdowns(db, days: int, provider: str | None = None) -> dict:
     today = lifecycle.today()
     last = (date.fromisoformat(today) + timedelta(days=days)).isoformat()
     models = []
-    for row in schedule_queries.shutdowns_between(db, today, last, provider or None):
+    for row in schedule.shutdowns_between(db, today, last, provider or None):
         target = upgrade_for(db, row)
         models.append({
             "slug": row["slug"], "display_name": row["display_name"], "provider": row["provider_slug"],

@@ -9,9 +9,9 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .. import queries
+from ..queries import catalog
 from ..db import now_iso
-from ..lifecycle import RETIRING
+from ..fields import RETIRING
 from ..resolve.upgrade import upgrade_for
 from ..fields import COLUMNS, REMOVED
 
@@ -146,7 +146,7 @@ def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
         return None
     slug = change["model_slug"]
     if slug not in cache:
-        row = queries.model_row(conn, slug=slug)
+        row = catalog.model_row(conn, slug=slug)
         found = upgrade_for(conn, row) if row is not None and row["status"] in RETIRING else None
         cache[slug] = found["slug"] if found is not None else None
     return cache[slug]

@@ -10,7 +10,7 @@ from datetime import date
 
 from .. import lifecycle as rules
 from ..db import now_iso
-from ..fields import REMOVED
+from ..fields import HUB_PLATFORM, OFFICIAL, REMOVED
 from ..resolve.normalize import normalize, pins
 from ..search import documents
 from .priority import pick
@@ -44,7 +44,7 @@ def _load_signals(conn) -> dict:
 def _served(metadata: dict, sources: set, open_weights: bool) -> frozenset:
     """The platforms a model's ids belong to: its alias sources, and the hub for published weights."""
     on_hub = open_weights and (metadata.get("hub_id") or str(metadata.get("canonical_url") or "").startswith(HUB_PAGE))
-    return frozenset(sources | ({rules.HUB} if on_hub else set()))
+    return frozenset(sources | ({HUB_PLATFORM} if on_hub else set()))
 
 
 def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
@@ -92,7 +92,7 @@ def recompute(conn, on: str | None = None, signals: dict | None = None) -> set:
     changed = set()
     updates = []
     for mid, row in rows.items():
-        status = decided[(mid, rules.OFFICIAL)].status
+        status = decided[(mid, OFFICIAL)].status
         if row["status"] != status:
             changed.add(row["slug"])
             updates.append((status, mid))

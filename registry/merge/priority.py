@@ -1,11 +1,5 @@
 """The per-field priority table: which source's fact becomes the visible value."""
-
-CURATION = "curation"
-FEED = "deprecation-feed"
-HUB = "model-hub"
-VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api",
-                  "vendor-f-api")
-AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED, HUB)
+from ..fields import CURATION, FEED_SOURCE, HUB_SOURCE
 
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
@@ -16,27 +10,27 @@ FEED_FIELDS = {"deprecation_date", "sunset_date", "successor", "platforms"}
 HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 
-def tier(source: str) -> int:
-    """Default rank of a source: lower wins."""
+def precedence(source: str) -> int:
+    """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins."""
     if source == CURATION:
         return 0
-    if source == FEED:
+    if source == FEED_SOURCE:
         return 2
-    if source == HUB:
+    if source == HUB_SOURCE:
         return 3
     return 1
 
 
 def rank(source: str, field: str) -> tuple:
     """Sort key of a fact: curation first; the hub before vendors for its fields; then name."""
-    if field in HUB_FIELDS and source == HUB:
+    if field in HUB_FIELDS and source == HUB_SOURCE:
         return (0.5, source)
-    return (tier(source), source)
+    return (precedence(source), source)
 
 
 def accepts(source: str, field: str) -> bool:
     """Whether a source may supply a field at all."""
-    if source == FEED:
+    if source == FEED_SOURCE:
         return field in FEED_FIELDS
     return True
 

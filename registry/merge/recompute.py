@@ -5,10 +5,10 @@ import json
 from ..db import now_iso
 from . import lifecycle
 from ..search import documents
-from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, LINKS, REMOVED
+from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, FEED_SOURCE, HUB_SOURCE, LINKS, REMOVED
 from .capabilities import capabilities, write_capability_rows
 from .families import Families
-from .priority import FEED, FLAG_FIELDS, HUB, merge_by_key, pick, tier
+from .priority import FLAG_FIELDS, merge_by_key, pick, precedence
 from ..resolve.normalize import normalize
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
@@ -23,7 +23,7 @@ def _load_facts(conn) -> dict:
 
 def _materialized(fields: dict) -> bool:
     # The feed only supplements known models: its facts alone never create one.
-    return any(source != FEED for by_source in fields.values() for source in by_source)
+    return any(source != FEED_SOURCE for by_source in fields.values() for source in by_source)
 
 
 def _visible(slug: str, fields: dict, families: Families, alias_names: list):
@@ -56,7 +56,7 @@ def _visible(slug: str, fields: dict, families: Families, alias_names: list):
     else:
         provider = (pick("provider", fields.get("provider", {})) or (None, None))[0]
         # Published weights the hub alone lists: the line it derives is open weights.
-        hub_only = all(set(by_source) <= {HUB} for by_source in fields.values())
+        hub_only = all(set(by_source) <= {HUB_SOURCE} for by_source in fields.values())
         row["family_id"] = families.place(provider, [slug] + alias_names, hub_only)
         if row["family_id"] is None:
             return None
@@ -83,7 +83,7 @@ def _merged_aliases(conn, live: set) -> dict:
             "SELECT source, alias, model_slug, alias_source, position FROM alias_facts"):
         if slug not in live:
             continue
-        key = (tier(source), source)
+        key = (precedence(source), source)
         if alias not in best or key < best[alias][0]:
             best[alias] = (key, slug, alias_source, position)
     return {alias: claim[1:] for alias, claim in best.items()}

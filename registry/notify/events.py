@@ -2,11 +2,11 @@
 within one of its day thresholds. Payloads are the Standard Webhooks shape {type, timestamp, data}."""
 import json
 
-from .. import change_queries, queries, schedule_queries, wording
+from .. import wording
+from ..queries import catalog, changes, schedule
 from ..merge.changes import KINDS
-from ..lifecycle import today
+from ..lifecycle import days_left, today
 from ..resolve import as_watched
-from ..resolve.answers import days_left
 from ..resolve.index import AliasRow, Match
 from ..resolve.upgrade import upgrade_alias_for
 
@@ -58,11 +58,11 @@ def change_events(db, endpoint: Endpoint) -> tuple[list, int]:
     """(events, new cursor) for the changes after the endpoint's cursor that it wants."""
     events, cursor = [], endpoint.cursor
     while True:
-        batch = change_queries.changes_after(db, cursor, BATCH)
+        batch = changes.changes_after(db, cursor, BATCH)
         for change in batch:
             if endpoint.wants(change["kind"], change["model_slug"], change["provider_slug"]):
                 watched = endpoint.watched.get(change["model_slug"])
-                upgrade = queries.model_by_slug(db, change["upgrade_slug"]) if change["upgrade_slug"] else None
+                upgrade = catalog.model_by_slug(db, change["upgrade_slug"]) if change["upgrade_slug"] else None
                 data = {**change, "watched_id": watched["identifier"] if watched else None,
                         "upgrade_alias": _upgrade_alias(db, watched, upgrade)}
                 events.append((f"change-{change['id']}", f"change.{change['kind']}",
@@ -79,7 +79,7 @@ def threshold_events(db, endpoint: Endpoint, on: str | None = None) -> list:
     on = on or today()
     events = []
     watching = {"models": sorted(endpoint.watched)} if endpoint.watched else {}
-    for row in schedule_queries.dated_models(db, watching, platform_days=bool(endpoint.watched)):
+    for row in schedule.dated_models(db, watching, platform_days=bool(endpoint.watched)):
         if not endpoint.wants(UPCOMING, row["slug"], row["provider_slug"]):
             continue
         watched = endpoint.watched.get(row["slug"])

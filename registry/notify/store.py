@@ -1,4 +1,4 @@
-"""Webhook rows: endpoints, their queued deliveries and every attempt (kept apart from the catalog's queries.py)."""
+"""Webhook rows: endpoints, their queued deliveries and every attempt (apart from the catalog's registry/queries/)."""
 import base64
 import json
 import secrets

@@ -12,7 +12,7 @@ from ..lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
 from ..web.response_cache import CachedAnswer
 from .escaping import html_page
-from .present import PLATFORMS, STATUS_TEXT
+from ..fields import PLATFORM_NAMES, STATUS_TEXT
 
 bp = Blueprint("pages", __name__, template_folder="templates")
 
@@ -36,7 +36,7 @@ def page(rule: str, **options):
 def render(name: str, http_status: int = 200, **context):
     """The page `name` in the format asked for: templates/name.html, or name.md for Markdown."""
     markdown = page_format() == MARKDOWN
-    context.update(today=today(), platforms=PLATFORMS, status_text=STATUS_TEXT)
+    context.update(today=today(), platforms=PLATFORM_NAMES, status_text=STATUS_TEXT)
     if markdown:
         body = render_markdown(f"{name}.md", **context)
     else:

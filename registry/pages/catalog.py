@@ -1,9 +1,10 @@
 """The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
-from .. import change_queries, queries, schedule_queries
-from ..api import get_or_404, params
+from ..queries import catalog, changes, schedule
+from ..web import params
+from ..web.params import get_or_404
 from ..web.connection import get_db
-from ..lifecycle import RETIRING, today
-from ..resolve.answers import days_left
+from ..fields import RETIRING
+from ..lifecycle import days_left, today
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline
 
@@ -15,16 +16,16 @@ CHANGES = 10              # a model page's recent changes
 def model(slug):
     """A model's page: status, upgrade and its ids, ids per platform, facts, sources, timeline."""
     db = get_db()
-    row = get_or_404("Model", queries.model_by_slug, slug)
+    row = get_or_404("Model", catalog.model_by_slug, slug)
     upgrade = upgrade_for(db, row)
-    successor = queries.model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
-    family_rows = queries.family_models(db, row["family_slug"])
+    successor = catalog.model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
+    family_rows = catalog.family_models(db, row["family_slug"])
     nearby = timeline.around(family_rows, slug, upgrade["slug"] if upgrade else None)
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
-                  why=present.explain_upgrade(row, upgrade, successor), points_to=queries.points_to(db, row),
+                  why=present.explain_upgrade(row, upgrade, successor), points_to=catalog.points_to(db, row),
                   successor=successor, provenance=present.provenance(row),
-                  changes=present.changes(change_queries.recent_changes(db, model_id=row["id"], limit=CHANGES)),
+                  changes=present.changes(changes.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=days_left(row["sunset_date"], today()),
                   timeline=timeline.family_timeline(nearby, today(), slug), family_size=len(family_rows),
                   shown=len(nearby))
@@ -34,24 +35,24 @@ def model(slug):
 def family(slug):
     """A family's page: its timeline, then its models."""
     db = get_db()
-    found = get_or_404("Family", queries.get_family, slug)
-    rows = queries.family_models(db, slug)
+    found = get_or_404("Family", catalog.get_family, slug)
+    rows = catalog.family_models(db, slug)
     return render("family", family=found, models=rows, timeline=timeline.family_timeline(rows, today()))
 
 
 @page("/providers")
 def providers():
     """Every provider."""
-    return render("providers", providers=queries.list_providers(get_db()))
+    return render("providers", providers=catalog.list_providers(get_db()))
 
 
 @page("/providers/<slug>")
 def provider(slug):
     """A provider: the latest model of each family, and its families."""
     db = get_db()
-    found = get_or_404("Provider", queries.get_provider, slug)
-    latest, _ = queries.list_models(db, {"provider": slug, "status": ["latest"]}, "release_date", 1, 200)
-    return render("provider", provider=found, families=queries.list_families(db, slug, None), latest=latest)
+    found = get_or_404("Provider", catalog.get_provider, slug)
+    latest, _ = catalog.list_models(db, {"provider": slug, "status": ["latest"]}, "release_date", 1, 200)
+    return render("provider", provider=found, families=catalog.list_families(db, slug, None), latest=latest)
 
 
 @page("/deprecations")
@@ -59,14 +60,14 @@ def deprecations():
     """Deprecated (or shut down) models with shutdown day and upgrade, sorted and filtered."""
     db = get_db()
     status = params.choice("status", RETIRING, default="deprecated")
-    sort = params.choice("sort", tuple(schedule_queries.RETIRING_SORTS), default="sunset_date")
+    sort = params.choice("sort", tuple(schedule.RETIRING_SORTS), default="sunset_date")
     provider = params.text("provider")
-    rows = schedule_queries.retiring_models(db, status, provider, sort)
+    rows = schedule.retiring_models(db, status, provider, sort)
     day = today()
     shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": days_left(r["sunset_date"], day)}
              for r in rows]
     # A cloud retiring its id on a day of its own, while the model itself may still be working there.
-    clouds = present.shutdowns([], schedule_queries.platform_shutdowns(db, day, LAST_DAY, provider), day) \
+    clouds = present.shutdowns([], schedule.platform_shutdowns(db, day, LAST_DAY, provider), day) \
         if status == "deprecated" else []
     return render("deprecations", rows=shown, clouds=clouds, status=status, sort=sort, provider=provider,
-                  sorts=schedule_queries.RETIRING_SORTS, providers=queries.list_providers(db))
+                  sorts=schedule.RETIRING_SORTS, providers=catalog.list_providers(db))

@@ -6,23 +6,12 @@ groups them for a person and names where each fact came from.
 """
 import json
 
-from .. import queries
-from ..fields import ALIAS_SOURCES, PLATFORM_NAMES
-from ..ingest import sources
-from ..merge.priority import CURATION
-from ..resolve.answers import days_left
+from ..queries import catalog
+from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
+from ..lifecycle import days_left
 from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias
 
-PLATFORMS = PLATFORM_NAMES
-PLATFORM_ORDER = tuple(PLATFORM_NAMES)
-# Why a model has its status (docs/api-decisions.md#lifecycle), in a sentence.
-STATUS_TEXT = {
-    "latest": "the newest working release of its family",
-    "active": "working; a newer release of its family exists",
-    "deprecated": "announced for retirement; move off it before the shutdown day",
-    "sunset": "shut down: requests to it fail",
-}
 
 
 def metadata(row) -> dict:
@@ -33,7 +22,7 @@ def metadata(row) -> dict:
 def _alias_rows(db, row) -> list:
     return [AliasRow(alias=a["alias"], source=a["source"], model_slug=row["slug"], position=a["position"],
                      release_date=row["release_date"], status=row["status"])
-            for a in queries.model_aliases(db, row["id"])]
+            for a in catalog.model_aliases(db, row["id"])]
 
 
 def platform_ids(db, row) -> list:
@@ -41,24 +30,25 @@ def platform_ids(db, row) -> list:
 
     ids: its ids there, primary first (a published-weights repo id is the hub's); lifecycle: that
     platform's status, days, whether they are its own schedule, and its upgrade there when it differs
-    from the model's own (queries.platform_dict, docs/lifecycle.md#platforms).
+    from the model's own (catalog.platform_dict, docs/lifecycle.md#platforms).
     """
     aliases = _alias_rows(db, row)
-    lifecycles = {r["platform"]: queries.platform_dict(r) for r in queries.platform_lifecycles(db, row["id"])}
-    own_upgrade = (lifecycles.get("official") or {}).get("upgrade")
+    lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
+    own_upgrade = (lifecycles.get(OFFICIAL) or {}).get("upgrade")
 
     def where(alias: AliasRow) -> str:
-        return "hub" if alias.source == "official" and "/" in alias.alias and "hub" in lifecycles else alias.source
+        return HUB_PLATFORM if alias.source == OFFICIAL and "/" in alias.alias and HUB_PLATFORM in lifecycles \
+            else alias.source
 
     shown = []
-    for platform in PLATFORM_ORDER:
+    for platform in PLATFORMS:
         ids = [a.alias for a in aliases if where(a) == platform]
         if not ids:
             continue
         lifecycle = lifecycles.get(platform)
         if lifecycle is not None and lifecycle["upgrade"] == own_upgrade:
             lifecycle = {**lifecycle, "upgrade": None}   # the same move as the model's own: said once, above
-        shown.append({"source": platform, "label": PLATFORMS[platform], "ids": ids, "lifecycle": lifecycle})
+        shown.append({"source": platform, "label": PLATFORM_NAMES[platform], "ids": ids, "lifecycle": lifecycle})
     return shown
 
 
@@ -90,16 +80,16 @@ def upgrade_ids(db, row, upgrade) -> list:
             continue
         current = min((a for a in mine if a.source == source), key=lambda a: a.position, default=None)
         chosen = pick_upgrade_alias(current, candidates) if current else min(candidates, key=lambda a: a.position)
-        shown.append({"label": PLATFORMS[source], "current": current.alias if current else None,
+        shown.append({"label": PLATFORM_NAMES[source], "current": current.alias if current else None,
                       "upgrade": chosen.alias})
     return shown
 
 
 def shutdowns(own: list, clouds: list, today: str) -> list:
-    """The models' own shutdowns (rows) and the clouds' (schedule_queries.platform_shutdowns) as one list, soonest
+    """The models' own shutdowns (rows) and the clouds' (schedule.platform_shutdowns) as one list, soonest
     first: [{model, where, day, days_left, url}]; `where` names the platform whose id stops working."""
-    merged = [{"model": m, "where": PLATFORMS["official"], "day": m["sunset_date"], "url": None} for m in own]
-    merged += [{"model": c["model"], "where": PLATFORMS[c["source"]], "day": c["schedule"]["sunset_date"],
+    merged = [{"model": m, "where": PLATFORM_NAMES[OFFICIAL], "day": m["sunset_date"], "url": None} for m in own]
+    merged += [{"model": c["model"], "where": PLATFORM_NAMES[c["source"]], "day": c["schedule"]["sunset_date"],
                 "url": c["schedule"].get("deprecation_url")} for c in clouds]
     merged.sort(key=lambda s: (s["day"], s["model"]["slug"], s["where"]))
     return [{**s, "days_left": days_left(s["day"], today)} for s in merged]
@@ -109,14 +99,11 @@ def source_link(source: str, provider_slug: str) -> dict:
     """A fact's source as a person reads it: {name, url}; curation names the provider's YAML file."""
     if source == CURATION:
         return {"name": f"curation/{provider_slug}.yaml", "url": None}
-    try:
-        return {"name": source, "url": sources.load(source).BASE_URL}
-    except KeyError:
-        return {"name": source, "url": None}
+    return {"name": source, "url": SOURCE_URLS.get(source)}
 
 
 def changes(rows: list) -> list:
-    """Change history rows (change_queries.recent_changes) with their day and their source as a person reads it."""
+    """Change history rows (changes.recent_changes) with their day and their source as a person reads it."""
     return [{**c, "day": c["occurred_at"][:10], "via": source_link(c["source"], c["provider_slug"])}
             if c["source"] else {**c, "day": c["occurred_at"][:10], "via": None} for c in rows]
 

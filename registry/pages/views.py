@@ -3,8 +3,8 @@ from datetime import date, timedelta
 
 from flask import current_app
 
-from .. import change_queries, queries, schedule_queries
-from ..api import params
+from ..queries import catalog, changes, schedule
+from ..web import params
 from ..web.connection import get_db, request_generation
 from ..lifecycle import today
 from ..resolve import resolve_identifier
@@ -31,11 +31,11 @@ def home():
     day = today()
     until = (date.fromisoformat(day) + timedelta(days=HORIZON_DAYS)).isoformat()
     db = get_db()
-    soon = present.shutdowns(schedule_queries.shutdowns_between(db, day, until),
-                             schedule_queries.platform_shutdowns(db, day, until), day)
+    soon = present.shutdowns(schedule.shutdowns_between(db, day, until),
+                             schedule.platform_shutdowns(db, day, until), day)
     return render("home", shutdowns=soon[:HOME_SHUTDOWNS], more=len(soon) - HOME_SHUTDOWNS, horizon=HORIZON_DAYS,
                   until=until,
-                  changes=present.changes(change_queries.recent_changes(db, limit=CHANGES)))
+                  changes=present.changes(changes.recent_changes(db, limit=CHANGES)))
 
 
 @page("/search")
@@ -60,5 +60,5 @@ def resolve():
 @bp.get("/llms.txt")
 def llms_txt():
     """The site for agents (llmstxt.org): what is where, with links to the Markdown twins."""
-    body = render_markdown("llms.txt", providers=queries.list_providers(get_db()))
+    body = render_markdown("llms.txt", providers=catalog.list_providers(get_db()))
     return current_app.response_class(body, mimetype="text/plain")

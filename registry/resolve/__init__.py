@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import queries
-from ..lifecycle import HUB
+from ..queries import catalog
+from ..fields import HUB_PLATFORM, OFFICIAL
 from .cache import alias_index
 from .index import Match
 from .upgrade import FormatKept, format_kept, upgrade_alias_for, upgrade_for
@@ -34,13 +34,13 @@ class Resolution:
 def platform_of(q: str, matched, lifecycles: dict) -> str:
     """The platform an identifier belongs to: the hub for a published-weights repo id of open weights
     ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'), else its alias's source."""
-    if matched.source == "official" and HUB in lifecycles:
+    if matched.source == OFFICIAL and HUB_PLATFORM in lifecycles:
         text = q.strip()
         for host in _HUB_HOSTS:
             if text.lower().startswith(host):
-                return HUB
+                return HUB_PLATFORM
         if "/" in matched.alias or (text.count("/") == 1 and text != text.lower()):
-            return HUB
+            return HUB_PLATFORM
     return matched.source
 
 
@@ -54,11 +54,11 @@ def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolut
 def answer_match(db, q: str, match: Match) -> Resolution:
     """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
     webhooks of a watched id alike)."""
-    row = queries.model_row(db, slug=match.row.model_slug)
-    lifecycles = {r["platform"]: r for r in queries.platform_lifecycles(db, row["id"])}
+    row = catalog.model_row(db, slug=match.row.model_slug)
+    lifecycles = {r["platform"]: r for r in catalog.platform_lifecycles(db, row["id"])}
     platform = platform_of(q, match.row, lifecycles)
     lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
-    upgrade = queries.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
+    upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
     chosen = kept = None
     if upgrade is not None:
         chosen = upgrade_alias_for(db, match.row, upgrade, query=q)
@@ -74,7 +74,7 @@ def as_watched(db, row, identifier: str | None = None, match: Match | None = Non
     if match is not None:
         found = answer_match(db, identifier, match)
         alias = found.upgrade_alias.alias if found.upgrade_alias else None
-        return queries.platform_dict(found.lifecycle), found.upgrade, alias
+        return catalog.platform_dict(found.lifecycle), found.upgrade, alias
     own = {"deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"], "sources": None}
     return own, upgrade_for(db, row), None
 

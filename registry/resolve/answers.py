@@ -1,10 +1,7 @@
 """The JSON shapes of resolve and upgrade answers: one copy for the API views, the scanner and MCP."""
 from __future__ import annotations
 
-from datetime import date
-
-from .. import queries
-from ..lifecycle import today
+from ..queries import catalog
 from . import Resolution
 
 
@@ -22,7 +19,7 @@ def resolve_answer(found: Resolution) -> dict:
         "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
         "upgrade_alias_kept": None if kept is None else kept.kept,
         "upgrade_alias_note": None if kept is None else kept.note,
-        "platform_lifecycle": queries.platform_dict(found.lifecycle),
+        "platform_lifecycle": catalog.platform_dict(found.lifecycle),
     }
 
 
@@ -35,16 +32,6 @@ def upgrade_answer(row, upgrade) -> dict:
             "release_date": upgrade["release_date"]},
         "is_latest": row["status"] == "latest",
     }
-
-
-def days_left(day: str | None, on: str | None = None) -> int | None:
-    """Whole days from today (UTC, or REGISTRY_TODAY) to day; negative once it has passed; None if unknown."""
-    if not day:
-        return None
-    try:
-        return (date.fromisoformat(day[:10]) - date.fromisoformat(on or today())).days
-    except ValueError:   # a month-only date ('2025-04') has no day to count to
-        return None
 
 
 def shutdown_of(model, platform=None) -> str | None:

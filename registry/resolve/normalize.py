@@ -3,15 +3,21 @@
 Every rule is a general pattern over the *shape* of an identifier (platform prefixes,
 region prefixes, version suffixes, date spellings); there is no table of model names.
 
-normalize(s)   -> the strict normalized form ("tier A"): decorations removed, model name,
+normalize(s)   -> the strict normalized form: decorations removed, model name,
                   its date pin and its size/variant words kept, so distinct models stay apart.
-loose_key(n)   -> a looser form of a normalized string ("tier B"): also drops snapshot pins,
+loose_key(n)   -> the loose form of a normalized string: also drops snapshot pins,
                   "-latest", an API revision "-vN" after a version number, a ".0" minor
                   version and letter/digit hyphens. Used only as a fallback
                   when the strict form matches nothing.
 guess_source(q)-> which alias format q looks like: official, cloud-a (Bedrock),
                   cloud-b (Vertex AI), gateway (OpenRouter), or None.
 decoration(a)  -> (region, pinned, variant): the parts of an alias an upgrade should keep.
+
+normalize()'s output is stored and served, not only compared: the write path stores normalize() of each
+model's primary alias as `aliases.normalized` of every alias of that model (registry/merge/recompute.py
+model_key), and GET /models/{slug} and the export serve it as each alias's `normalized`
+(docs/api-decisions.md#resolve). A change to a rule here changes those answers; the next recompute
+rewrites the stored values.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Platform forms: the "form key" of an identifier, tier C of normalization (pure, standard library only).
+"""Platform forms: the "form key" of an identifier, its loosest form after normalize and loose_key (pure,
+standard library only).
 
 Hosting platforms and agent SDKs write a provider's model under its own conventions: chat-only
 platforms drop the words `instruct`, `chat`, `-hf` (Groq `llama3-70b-8192`, Together

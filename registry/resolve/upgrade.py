@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import queries
+from ..queries import catalog
 from ..fields import PLATFORM_NAMES
-from ..lifecycle import OFFICIAL
+from ..fields import OFFICIAL
 from .index import AliasRow
 from .normalize import decoration
 
@@ -22,12 +22,12 @@ def upgrade_for(db, row, platform: str = OFFICIAL):
     Read from platform_lifecycles: a model has a row for its own API and for each platform serving
     its ids; a platform it has no row for follows its own API's decision.
     """
-    lifecycle = queries.platform_lifecycle(db, row["id"], platform)
+    lifecycle = catalog.platform_lifecycle(db, row["id"], platform)
     if lifecycle is None and platform != OFFICIAL:
-        lifecycle = queries.platform_lifecycle(db, row["id"], OFFICIAL)
+        lifecycle = catalog.platform_lifecycle(db, row["id"], OFFICIAL)
     if lifecycle is None or lifecycle["upgrade_id"] is None:
         return None
-    return queries.model_row(db, model_id=lifecycle["upgrade_id"])
+    return catalog.model_row(db, model_id=lifecycle["upgrade_id"])
 
 
 def _hub_form(alias: str) -> bool:
@@ -114,4 +114,4 @@ def upgrade_aliases(db, upgrade) -> list[AliasRow]:
     """An upgrade model's aliases as AliasRows."""
     return [AliasRow(alias=a["alias"], source=a["source"], model_slug=upgrade["slug"], position=a["position"],
                      release_date=upgrade["release_date"], status=upgrade["status"])
-            for a in queries.model_aliases(db, upgrade["id"])]
+            for a in catalog.model_aliases(db, upgrade["id"])]

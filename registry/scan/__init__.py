@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterable
 
-from ..resolve.answers import days_left, shutdown_of
-from ..lifecycle import RETIRING, WORKING
+from ..lifecycle import days_left
+from ..resolve.answers import shutdown_of
+from ..fields import RETIRING, WORKING
 from . import parallel, prefilter, walk
 from .candidates import Matcher, Occurrence
 

@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..config import setting
+from ..fields import RETIRING
 from . import failing, fix as fixer, prefilter, report, sarif, scan
 from .lookup import LocalLookup, RegistryUnavailable
 
@@ -33,7 +34,7 @@ def _database(ctx: click.Context) -> str:
 @click.option("--vendored", is_flag=True, help="Also walk vendored folders (node_modules, .venv, vendor, ...).")
 @click.option("--min-confidence", type=click.FloatRange(0, 1), default=0.8, show_default=True,
               help="Report matches at least this sure: 1.0 exact, 0.8 normalized, 0.5 substring.")
-@click.option("--fail-on", type=click.Choice(["deprecated", "sunset"]),
+@click.option("--fail-on", type=click.Choice(list(RETIRING)),
               help="Exit 1 when an id of this status (or worse) is found.")
 @click.option("--fail-within", type=click.IntRange(0), metavar="DAYS",
               help="Exit 1 when an id shuts down within DAYS days.")

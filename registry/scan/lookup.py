@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .. import queries
+from ..queries import catalog
 from ..db import connect_ro, generation
 from ..resolve import resolve_identifier
 from ..resolve.answers import resolve_answer
@@ -32,7 +32,7 @@ class LocalLookup:
 
     def aliases(self) -> list:
         """Every alias string of the registry."""
-        return queries.alias_strings(self.db)
+        return catalog.alias_strings(self.db)
 
     def resolve_many(self, strings: Iterable[str]) -> dict:
         """string -> resolve answer with the model's 'lifecycle' dates, or None when nothing matches."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..lifecycle import RETIRING
+from ..fields import RETIRING
 from . import Finding
 
 

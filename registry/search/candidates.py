@@ -12,15 +12,17 @@ scores what is left.
 """
 import json
 
-from ..capability_queries import capability_condition, filter_conditions
+from .. import fields
+from ..fields import RETIRING, sql_rank
+from ..queries.capabilities import capability_condition, filter_conditions
 from . import intent
 from .documents import squash
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
 TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
-STATUS_STEP = "CASE m.status WHEN 'deprecated' THEN 1 WHEN 'sunset' THEN 2 ELSE 0 END"
-STATUS_RANK = "CASE m.status WHEN 'latest' THEN 0 WHEN 'active' THEN 1 WHEN 'deprecated' THEN 2 ELSE 3 END"
+STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
+STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
 SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'unknown'))"
 JOINS = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
@@ -134,7 +136,7 @@ def term_ids(conn, terms: list) -> list:
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
              penalties: dict, asked_type: bool, long_context: bool, line: str | None = None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
-    last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words tier
+    last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
     (penalties: its weights)."""
     text = " AND ".join(phrase(parts, typing and i == len(words) - 1) for i, parts in enumerate(words))
     if words:
@@ -158,17 +160,17 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         where_args += condition[1] + [alt]
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
-    filter_where, filter_args = filter_conditions(filters)
+    filtered = filter_conditions(filters)
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
-    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filter_where)
+    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filtered.conditions)
            + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
-    return conn.execute(sql, (*score_args, *where_args, *filter_args, wanted)).fetchall()
+    return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
                  line: str | None) -> tuple[str, list]:
-    """The words tier as a SQL expression (ranking.py's docstring says it in words); line: the word that
+    """The words match score as a SQL expression (ranking.py's docstring says it in words); line: the word that
     should start the model's name, family or provider (the query's first name or provider word)."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
@@ -203,8 +205,9 @@ def rows(conn, ids, terms: list) -> list:
 
 def passing(conn, ids, filters: dict | None) -> set:
     """The ids that pass the API's filters."""
-    where, args = filter_conditions(filters)
+    where = filter_conditions(filters)
     if not where:
         return set(ids)
-    sql = "SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND " + " AND ".join(where)
-    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *args))}
+    sql = ("SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND "
+           + " AND ".join(where.conditions))
+    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *where.args))}

@@ -10,10 +10,11 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from ..fields import WORKING
+
 TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER = (
     "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "platform",
     "filler", "provider")
-WORKING = ("active", "latest")
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from ..fields import STATUS_RANK
 from . import candidates, intent
 from .candidates import quote
 from .documents import ALIAS_SEPARATOR, squash
@@ -49,13 +50,13 @@ EXACT, NAME_EXACT, SQUASHED_EXACT = 1.0, 0.95, 0.9
 LITERAL_PREFIX = (0.7, 0.88)     # (floor, score when q covers the whole name)
 SQUASHED_PREFIX = (0.5, 0.69)
 STEP = 0.05                      # coverage is rounded to this: near-equal ones tie, and ties go by status
-NAME_FLOOR = 0.3                  # a name tier lowered for status may fall below a working words match
-# How much a name tier drops for a model that is not working (a start, or a versionless id typed loosely).
+NAME_FLOOR = 0.3                  # a name match lowered for status may fall below a working words match
+# How much a name match's score drops for a model that is not working (a start, or a versionless id typed loosely).
 PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
-# The words tier (5): its top, and what it loses per shortfall (candidates.word_ids computes it in SQL).
+# The words match (5): its top score, and what it loses per shortfall (candidates.word_ids computes it in SQL).
 WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
                  "special": 0.01}
-STATUS_ORDER = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
+STATUS_ORDER = {status: i for i, status in enumerate(STATUS_RANK)}
 
 _WORD_PART = re.compile(r"[^\W_]+")
 # A query ending in one of these is still being typed ("claude sonnet 4." wants 4.5, not 4).
@@ -198,9 +199,9 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
             best[row["id"]] = (row["score"], row)
     named = candidates.passing(conn, starts | whole, filters) if filters else starts | whole
     for row in candidates.rows(conn, named, terms):
-        tier = name_tier(row, query)
-        if tier is not None and tier > best.get(row["id"], (0.0,))[0]:
-            best[row["id"]] = (tier, row)
+        score = name_score(row, query)
+        if score is not None and score > best.get(row["id"], (0.0,))[0]:
+            best[row["id"]] = (score, row)
     scored = [(round(value, 4), row) for value, row in best.values()]
     long_context = bool(query.plan.of(intent.CONTEXT))
     # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
@@ -239,12 +240,12 @@ def _band(band: tuple, fraction: float) -> float:
 
 
 def _lowered(value: float, status: str, penalty: dict) -> float:
-    """A name tier lowered for a model that is not working, never below NAME_FLOOR."""
+    """A name match's score lowered for a model that is not working, never below NAME_FLOOR."""
     return max(NAME_FLOOR, value - penalty[status]) if status in penalty else value
 
 
-def name_tier(row, query: _Query) -> float | None:
-    """The score of a model whose names q is, or starts (tiers 1 to 4), or None."""
+def name_score(row, query: _Query) -> float | None:
+    """The score of a model whose names q is, or starts (matches 1 to 4 of this module's docstring), or None."""
     text, squashed = query.text, query.squashed
     aliases = row["aliases"].split(ALIAS_SEPARATOR) if row["aliases"] else []
     status = row["status"]

@@ -5,7 +5,8 @@ Every module defines:
     PROVIDER     provider slug of the run, or None for cross-provider sources
     KEY_ENV      environment variable holding the API key, or None
     KEY_REQUIRED whether a missing key fails the run
-    BASE_URL     default base URL (overridable with REGISTRY_<SOURCE>_URL, e.g. REGISTRY_VENDOR_A_API_URL)
+    BASE_URL     default base URL: SOURCE_URLS[SOURCE] (registry/fields.py, where pages link the source too);
+                 REGISTRY_<SOURCE>_URL overrides it, e.g. REGISTRY_VENDOR_A_API_URL
     fetch(session, base_url, key) -> list[Page]   every page, following the upstream's pagination
     parse(pages) -> list[Record]                  pure: the same pages give the same records
 """

@@ -1,4 +1,5 @@
 """vendor-b-api: Anthropic GET /v1/models (cursor pages; names, release day, token limits, lifecycle)."""
+from ...fields import SOURCE_URLS
 from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
@@ -7,7 +8,7 @@ SOURCE = "vendor-b-api"
 PROVIDER = "anthropic"
 KEY_ENV = "ANTHROPIC_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://api.anthropic.com"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/models"
 API_VERSION = "2023-06-01"
 LIMIT = 1000   # the documented maximum: fewest round trips

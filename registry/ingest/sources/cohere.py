@@ -1,4 +1,5 @@
 """vendor-e-api: Cohere GET /v1/models (page tokens; names, deprecation flag, context length)."""
+from ...fields import SOURCE_URLS
 from ..records import Page, Record
 from . import _util as u
 
@@ -6,7 +7,7 @@ SOURCE = "vendor-e-api"
 PROVIDER = "cohere"
 KEY_ENV = "CO_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://api.cohere.com"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/models"
 PAGE_SIZE = 1000   # the documented maximum
 

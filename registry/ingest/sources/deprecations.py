@@ -1,4 +1,5 @@
 """deprecation-feed: deprecations.info GET /v1/deprecations.json (both record generations, provider rows only)."""
+from ...fields import SOURCE_URLS
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -6,7 +7,7 @@ SOURCE = "deprecation-feed"
 PROVIDER = None
 KEY_ENV = None
 KEY_REQUIRED = False
-BASE_URL = "https://deprecations.info"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/deprecations.json"
 
 # Feed display names of model makers. Platforms (AWS Bedrock, Google Vertex, Azure, Groq) are left

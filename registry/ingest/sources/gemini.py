@@ -1,4 +1,5 @@
 """vendor-c-api: Google Gemini GET /v1beta/models (page tokens; names, versions, token limits)."""
+from ...fields import SOURCE_URLS
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -6,7 +7,7 @@ SOURCE = "vendor-c-api"
 PROVIDER = "google"
 KEY_ENV = "GEMINI_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://generativelanguage.googleapis.com"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1beta/models"
 PAGE_SIZE = 1000   # the documented maximum
 

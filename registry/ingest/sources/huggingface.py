@@ -5,6 +5,7 @@ from urllib.parse import urlsplit
 from requests.utils import parse_header_links
 
 from ...config import setting
+from ...fields import SOURCE_URLS
 from ..http import get_json
 from ..records import Page, Record, SourceError
 from . import _util as u
@@ -13,7 +14,7 @@ SOURCE = "model-hub"
 PROVIDER = None
 KEY_ENV = "HF_TOKEN"
 KEY_REQUIRED = False   # public repos (gated ones included) are listed without a token
-BASE_URL = "https://huggingface.co"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/api/models"
 HUB_PAGE = "https://huggingface.co/"
 ORGS = ("meta-llama", "google", "Qwen", "deepseek-ai", "mistralai", "openai", "CohereLabs")

@@ -1,6 +1,7 @@
 """vendor-d-api: Mistral GET /v1/models (one page; deprecation, replacement, aliases, context length)."""
 import re
 
+from ...fields import SOURCE_URLS
 from ..records import Page, Record, SourceError
 from . import _util as u
 
@@ -8,7 +9,7 @@ SOURCE = "vendor-d-api"
 PROVIDER = "mistral"
 KEY_ENV = "MISTRAL_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://api.mistral.ai"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/models"
 _DATED = re.compile(r"-\d{4}$")   # mistral-small-2603: a pinned release, the canonical card
 

@@ -1,4 +1,5 @@
 """vendor-a-api: OpenAI GET /v1/models (one page; ids, object creation time, owner, shutdown date)."""
+from ...fields import SOURCE_URLS
 from ..records import Page, Record
 from . import _util as u
 
@@ -6,7 +7,7 @@ SOURCE = "vendor-a-api"
 PROVIDER = "openai"
 KEY_ENV = "OPENAI_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://api.openai.com"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/models"
 
 

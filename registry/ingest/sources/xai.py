@@ -1,4 +1,5 @@
 """vendor-f-api: xAI GET /v1/language-models (one page; ids, aliases, version, modalities)."""
+from ...fields import SOURCE_URLS
 from ..records import Page, Record
 from . import _util as u
 
@@ -6,7 +7,7 @@ SOURCE = "vendor-f-api"
 PROVIDER = "xai"
 KEY_ENV = "XAI_API_KEY"
 KEY_REQUIRED = True
-BASE_URL = "https://api.x.ai"
+BASE_URL = SOURCE_URLS[SOURCE]
 PATH = "/v1/language-models"
 
 

@@ -2,7 +2,8 @@
 /search over model_capabilities, and the object the single-model answer and the export show."""
 import json
 
-from .fields import CAPABILITIES
+from ..fields import CAPABILITIES
+from .where import Where
 
 
 def capability_condition(name: str, value: str) -> tuple[str, list]:
@@ -10,22 +11,20 @@ def capability_condition(name: str, value: str) -> tuple[str, list]:
     return "m.id IN (SELECT model_id FROM model_capabilities WHERE capability = ? AND value = ?)", [name, value]
 
 
-def filter_conditions(filters: dict | None) -> tuple[list, list]:
-    """SQL conditions and arguments of the API's filters: model_type (any of), capabilities (every one)."""
-    where, args = [], []
+def filter_conditions(filters: dict | None) -> Where:
+    """The SQL conditions of the API's filters: model_type (any of), capabilities (every one)."""
+    where = Where()
     for name, value in (filters or {}).items():
         if value is None:
             continue
         if name == "model_type":
-            where.append(f"m.model_type IN ({', '.join('?' * len(value))})")
-            args += list(value)
+            where.add(f"m.model_type IN ({', '.join('?' * len(value))})", *value)
         elif name in CAPABILITIES:
             for item in (value if isinstance(value, (list, tuple)) else [value]):
                 cond, cond_args = capability_condition(
                     name, item if isinstance(item, str) else ("true" if item else "false"))
-                where.append(cond)
-                args += cond_args
-    return where, args
+                where.add(cond, *cond_args)
+    return where
 
 
 def capability_set(row) -> dict:

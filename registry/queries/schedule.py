@@ -2,7 +2,8 @@
 models' own and each cloud's own schedule), and models with any lifecycle date (the feeds' calendar)."""
 import json
 
-from .queries import JOINS, MODEL_SELECT, model_row
+from .catalog import JOINS, MODEL_SELECT, model_row
+from .where import Where
 
 
 # The deprecations page's orders: the soonest shutdown first (unknown days last), or by date or name.
@@ -16,36 +17,26 @@ RETIRING_SORTS = {
 
 def retiring_models(db, status: str, provider: str | None, sort: str, limit: int = 1000) -> list:
     """Full rows of models of one status (deprecated or sunset), of one provider or all, in a RETIRING_SORTS order."""
-    where, args = ["m.status = ?"], [status]
-    if provider is not None:
-        where.append("p.slug = ?")
-        args.append(provider)
-    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + f" ORDER BY {RETIRING_SORTS[sort]} LIMIT ?",
-                      args + [limit]).fetchall()
+    where = Where().add("m.status = ?", status).equal("p.slug", provider)
+    return db.execute(MODEL_SELECT + where.sql() + f" ORDER BY {RETIRING_SORTS[sort]} LIMIT ?",
+                      where.args + [limit]).fetchall()
 
 
 def platform_shutdowns(db, first: str, last: str, provider: str | None = None, limit: int = 200) -> list:
     """Clouds' own shutdowns of their ids (metadata.platforms) in [first, last], soonest first:
     [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}}]."""
-    where, args = ["json_extract(cloud.value, '$.sunset_date') BETWEEN ? AND ?"], [first, last]
-    if provider is not None:
-        where.append("p.slug = ?")
-        args.append(provider)
+    where = Where().add("json_extract(cloud.value, '$.sunset_date') BETWEEN ? AND ?", first, last)
+    where.equal("p.slug", provider)
     sql = ("SELECT m.id, cloud.key, cloud.value FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
-           + JOINS + " WHERE " + " AND ".join(where)
-           + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
-    found = db.execute(sql, args + [limit]).fetchall()
+           + JOINS + where.sql() + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
+    found = db.execute(sql, where.args + [limit]).fetchall()
     return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
 
 
 def shutdowns_between(db, first: str, last: str, provider: str | None = None) -> list:
     """Full rows of the models whose shutdown day is in [first, last], soonest first (optionally one provider's)."""
-    sql = MODEL_SELECT + " WHERE m.sunset_date BETWEEN ? AND ?"
-    args = [first, last]
-    if provider:
-        sql += " AND p.slug = ?"
-        args.append(provider)
-    return db.execute(sql + " ORDER BY m.sunset_date, m.slug", args).fetchall()
+    where = Where().add("m.sunset_date BETWEEN ? AND ?", first, last).equal("p.slug", provider or None)
+    return db.execute(MODEL_SELECT + where.sql() + " ORDER BY m.sunset_date, m.slug", where.args).fetchall()
 
 
 def dated_models(db, filters: dict, platform_days: bool = False) -> list:
@@ -57,12 +48,6 @@ def dated_models(db, filters: dict, platform_days: bool = False) -> list:
     if platform_days:
         dated = (f"({dated} OR EXISTS (SELECT 1 FROM platform_lifecycles l WHERE l.model_id = m.id"
                  " AND (l.deprecation_date IS NOT NULL OR l.sunset_date IS NOT NULL)))")
-    where, args = [dated], []
-    if filters.get("models"):
-        where.append("m.slug IN (SELECT value FROM json_each(?))")
-        args.append(json.dumps(sorted(filters["models"])))
-    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            args.append(filters[key])
-    return db.execute(MODEL_SELECT + " WHERE " + " AND ".join(where) + " ORDER BY m.slug", args).fetchall()
+    where = Where().add(dated).within("m.slug", filters.get("models"))
+    where.equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
+    return db.execute(MODEL_SELECT + where.sql() + " ORDER BY m.slug", where.args).fetchall()

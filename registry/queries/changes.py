@@ -3,7 +3,8 @@ filtered and cursor-paged list, a model's or the registry's newest changes, and 
 to send (docs/api-decisions.md#change-history)."""
 import json
 
-from . import wording
+from .. import wording
+from .where import Where
 
 
 def change_dict(row) -> dict:
@@ -24,26 +25,16 @@ def list_changes(db, filters: dict, limit: int, before_id: int | None = None) ->
 
     filters: models (slugs), family, provider, kinds, since and until (ISO, occurred_at bounds).
     """
-    where, args = [], []
-    for key, column in (("models", "model_slug"), ("kinds", "kind")):
-        if filters.get(key):
-            where.append(f"{column} IN (SELECT value FROM json_each(?))")
-            args.append(json.dumps(sorted(filters[key])))
-    for key, column in (("family", "family_slug"), ("provider", "provider_slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            args.append(filters[key])
+    where = Where().within("model_slug", filters.get("models")).within("kind", filters.get("kinds"))
+    where.equal("family_slug", filters.get("family")).equal("provider_slug", filters.get("provider"))
     if filters.get("since"):
-        where.append("occurred_at >= ?")
-        args.append(filters["since"])
+        where.add("occurred_at >= ?", filters["since"])
     if filters.get("until"):
-        where.append("occurred_at < ?")
-        args.append(filters["until"])
+        where.add("occurred_at < ?", filters["until"])
     if before_id is not None:
-        where.append("id < ?")
-        args.append(before_id)
-    sql = "SELECT * FROM changes" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC LIMIT ?"
-    return [change_dict(r) for r in db.execute(sql, args + [limit])]
+        where.add("id < ?", before_id)
+    sql = "SELECT * FROM changes" + where.sql() + " ORDER BY id DESC LIMIT ?"
+    return [change_dict(r) for r in db.execute(sql, where.args + [limit])]
 
 
 def has_history(db, slug: str) -> bool:

@@ -1,11 +1,13 @@
-"""Query-parameter parsing: every invalid value is a 400 naming the parameter."""
+"""Request parameters: query-parameter parsing (every invalid value is a 400 naming the parameter) and a
+path slug's row or a 404, for the API's views and the pages alike."""
 import re
 from datetime import datetime, timezone
 
 from flask import request
 
 from ..fields import CAPABILITIES, MAX_ID, MODALITIES, MODEL_TYPES
-from ..web.errors import bad_request
+from .connection import get_db
+from .errors import bad_request, not_found
 
 MAX_Q = MAX_ID   # a query is at most as long as any stored id (registry/fields.py)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")   # C0, DEL and C1 (what the OpenAPI pattern says)
@@ -140,3 +142,11 @@ def model_filters() -> dict:
     for name in CAPABILITIES:
         filters[name] = listed(name, MODALITIES) if name.endswith("modalities") else boolean(name)
     return {name: value for name, value in filters.items() if value is not None}
+
+
+def get_or_404(kind: str, lookup, slug: str):
+    """lookup(db, slug), or a 404 naming the kind of resource and the slug (as flaskr's get_post())."""
+    found = lookup(get_db(), slug)
+    if found is None:
+        raise not_found(kind, slug)
+    return found

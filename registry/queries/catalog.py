@@ -1,8 +1,9 @@
-"""Read SQL for the API: one function per question, returning plain dicts."""
+"""The catalog's read queries (providers, families, models): one function per question, returning plain dicts."""
 import json
 
-from .capability_queries import capability_set, filter_conditions
-from .fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS
+from .capabilities import capability_set, filter_conditions
+from .where import Where
+from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -68,16 +69,9 @@ def get_provider(db, slug: str):
 
 def list_families(db, provider: str | None, open_source: bool | None) -> list:
     """Families, filtered, by provider name then family name."""
-    where, params = [], []
-    if provider is not None:
-        where.append("p.slug = ?")
-        params.append(provider)
-    if open_source is not None:
-        where.append("f.is_open_source = ?")
-        params.append(int(open_source))
-    sql = _FAMILY_SELECT + (" WHERE " + " AND ".join(where) if where else "")
-    sql += " ORDER BY p.name COLLATE NOCASE, f.name COLLATE NOCASE, f.slug"
-    return [family_dict(r) for r in db.execute(sql, params)]
+    where = Where().equal("p.slug", provider).equal("f.is_open_source", open_source)   # SQLite stores a bool as 0/1
+    sql = _FAMILY_SELECT + where.sql() + " ORDER BY p.name COLLATE NOCASE, f.name COLLATE NOCASE, f.slug"
+    return [family_dict(r) for r in db.execute(sql, where.args)]
 
 
 def get_family(db, slug: str):
@@ -113,40 +107,27 @@ JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.pro
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
     """One page of models matching filters, and the total count."""
-    where, params, joined = [], [], False
-    for key, column in (("provider", "p.slug"), ("family", "f.slug")):
-        if filters.get(key) is not None:
-            where.append(f"{column} = ?")
-            params.append(filters[key])
-            joined = True
-    if filters.get("open_source") is not None:
-        where.append("f.is_open_source = ?")
-        params.append(int(filters["open_source"]))
-        joined = True
+    where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
+    where.equal("f.is_open_source", filters.get("open_source"))
+    joined = bool(where)     # every condition so far reads the family or the provider
     status_at = None
     statuses = filters.get("status") or []
     if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
-        where.append(f"m.status IN ({', '.join('?' * len(statuses))})")
-        params += statuses
+        where.one_of("m.status", statuses)
     elif statuses:
         status_at = len(where)
         # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
         # which would visit every model of that status); alone, the status index counts without row reads.
-        where.append("+m.status = ?" if joined else "m.status = ?")
-        params.append(statuses[0])
+        where.add("+m.status = ?" if joined else "m.status = ?", statuses[0])
     if filters.get("min_params") is not None:
-        where.append("m.parameter_count >= ?")
-        params.append(filters["min_params"])
+        where.add("m.parameter_count >= ?", filters["min_params"])
     if filters.get("max_params") is not None:
-        where.append("m.parameter_count <= ?")
-        params.append(filters["max_params"])
-    typed, typed_args = filter_conditions(filters)   # model_type and the capabilities; the rest above
-    where += typed
-    params += typed_args
+        where.add("m.parameter_count <= ?", filters["max_params"])
+    where.extend(filter_conditions(filters))   # model_type and the capabilities; the rest above
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
-    clause = " WHERE " + " AND ".join(where) if where else ""
-    total = db.execute("SELECT count(*)" + source + clause, params).fetchone()[0]
+    clause = where.sql()
+    total = db.execute("SELECT count(*)" + source + clause, where.args).fetchone()[0]
     offset = (page - 1) * per_page
     if offset >= total:
         return [], total
@@ -155,12 +136,12 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     elif status_at is not None and not joined and not _few(db, total, offset + per_page):
         # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
         # models_status, whose plan reads and sorts every matching row to return one page).
-        where[status_at] = "+m.status = ?"
-        clause = " WHERE " + " AND ".join(where)
+        where.conditions[status_at] = "+m.status = ?"
+        clause = where.sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
     page_ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
     rows = db.execute(MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
-                      params + [per_page, offset]).fetchall()
+                      where.args + [per_page, offset]).fetchall()
     return [model_summary(r) for r in rows], total
 
 
@@ -186,7 +167,7 @@ def model_by_slug(db, slug: str):
 
 
 # Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
-_SOURCE_ORDER = "CASE source " + " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(ALIAS_SOURCES)) + " END"
+_SOURCE_ORDER = sql_rank("source", ALIAS_SOURCES)
 ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
 
 
@@ -280,47 +261,6 @@ def history(db, row) -> list:
     return [dict(r) for r in db.execute(
         "SELECT slug, display_name, status, release_date FROM models WHERE family_id = ?"
         " ORDER BY release_date IS NULL, release_date, slug", (row["family_id"],))]
-
-
-_RUN_SELECT = ("SELECT r.*, p.slug AS provider_slug, p.name AS provider_name FROM ingestion_runs r"
-               " LEFT JOIN providers p ON p.id = r.provider_id")
-
-
-def run_dict(row) -> dict:
-    """An IngestionRun object."""
-    return {
-        "id": row["id"], "source": row["source"],
-        "provider": {"slug": row["provider_slug"], "name": row["provider_name"]} if row["provider_slug"] else None,
-        "status": row["status"], "models_added": row["models_added"], "models_updated": row["models_updated"],
-        "error_message": row["error_message"], "started_at": row["started_at"], "completed_at": row["completed_at"],
-        "details": json.loads(row["details"]) if row["details"] else None,
-    }
-
-
-def list_runs(db, source: str | None, status: str | None, limit: int) -> list:
-    """Ingestion runs, newest first, filtered."""
-    where, args = [], []
-    if source:
-        where.append("r.source = ?")
-        args.append(source)
-    if status:
-        where.append("r.status = ?")
-        args.append(status)
-    sql = _RUN_SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.id DESC LIMIT ?"
-    return [run_dict(r) for r in db.execute(sql, args + [limit])]
-
-
-def running_run_id(db, source: str) -> int | None:
-    """The id of the newest running run of a source, or None."""
-    row = db.execute("SELECT id FROM ingestion_runs WHERE source = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
-                     (source,)).fetchone()
-    return row["id"] if row else None
-
-
-def run_started(db, run_id: int) -> dict:
-    """The short form of a run just triggered: id, source, status, started_at."""
-    row = db.execute("SELECT id, source, status, started_at FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()
-    return {"id": row["id"], "source": row["source"], "status": "running", "started_at": row["started_at"]}
 
 
 def family_models(db, family_slug: str) -> list:
