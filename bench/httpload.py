@@ -1,6 +1,6 @@
 """Throughput over HTTP: the registry under the shipped gunicorn settings against the floor app.
 
-Both servers run side by side on 127.0.0.1 (free ports), each with registry.server.settings()
+Both servers run side by side on 127.0.0.1 (free ports), each with registry.serve.server.settings()
 and only HOST, PORT, REGISTRY_DB and a public budget too high to refuse set in the environment.
 The load alternates between them (floor, endpoint, floor, ..., endpoint, floor) so both see the same
 machine state; each endpoint run is divided by the mean of the floor runs just before and just after

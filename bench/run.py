@@ -82,7 +82,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
     import random
     from registry.resolve import cache as resolve_cache
     from registry.db import connect_ro
-    from registry.server import settings
+    from registry.serve.server import settings
     conn = connect_ro(str(db_path))
     try:
         index = resolve_cache.alias_index(conn, str(db_path))

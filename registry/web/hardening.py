@@ -3,7 +3,7 @@ from urllib.parse import unquote_to_bytes
 
 from flask import request
 
-from .. import transport_errors
+from ..serve import transport_errors
 from .errors import bad_request
 
 
@@ -49,7 +49,7 @@ def no_sniffing(response):
 def init_app(app) -> None:
     """Register the transport-error check and nosniff; routing is exact (/api/v1//models is a 404)."""
     app.url_map.merge_slashes = False
-    # An error the HTTP parser found (registry/worker.py) answers here, after the limiter counted it.
+    # An error the HTTP parser found (registry/serve/worker.py) answers here, after the limiter counted it.
     app.before_request(answer_transport_error)
     app.after_request(no_sniffing)
 

@@ -1,7 +1,7 @@
 """JSON answers for the errors gunicorn finds itself (request line, headers, framing), through the app.
 
 gunicorn answers these with an HTML page and no X-RateLimit-* headers (issue 15, item 6). The
-worker (registry/worker.py) hands them here instead: the error is put into a WSGI environ that no
+worker (registry/serve/worker.py) hands them here instead: the error is put into a WSGI environ that no
 client can forge (the key has no HTTP_ prefix) and the app answers it like any other request, so
 the limiter counts it and the one error shape and headers apply (docs/api-decisions.md).
 """
@@ -58,7 +58,7 @@ def raise_if_transport_error(environ) -> None:
     """In the app (before_request): turn a transport error handed over by the worker into its ApiError."""
     found = environ.get(ENVIRON_KEY)
     if found:
-        from .web.errors import ApiError
+        from ..web.errors import ApiError
         status, code, message = found
         raise ApiError(status, code, message)
 
