@@ -72,6 +72,13 @@ def start_floor(log_dir: Path, blueprint: bool = False) -> Server:
                   argv=(), ready_path=PATH, keep_access_log=False)
 
 
+def start_bare(log_dir: Path) -> Server:
+    """The bare WSGI app (a fixed JSON body, no framework), on a free port: the server's own ceiling."""
+    from floorapp import PATH
+    return Server([sys.executable, str(ROOT / "bench" / "bareapp.py")], server_env(), log_dir / "bare.log",
+                  cwd=ROOT, argv=(), ready_path=PATH, keep_access_log=False)
+
+
 # -- load generators -------------------------------------------------------------------------------
 
 def ensure_tool(name: str, log=print) -> str | None:
