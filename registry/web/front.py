@@ -81,15 +81,15 @@ class KeptAnswers:
         if limiter._storage_dead:   # flask-limiter's fallback, and its checks for the store's return
             return None
         try:
-            evaluated = limits.count_public(limiter, self.config["RATELIMIT_PUBLIC"], environ.get("REMOTE_ADDR"))
+            counted = limits.count_public(limiter, self.config["RATELIMIT_PUBLIC"], environ.get("REMOTE_ADDR"))
         except Exception as err:
             if not is_storage_error(limiter.storage, err):
                 raise
             return None   # uncounted: flask-limiter meets the outage and falls back (and logs it, once)
-        if evaluated is None:
+        if counted is None:
             environ[limits.COUNTED] = True
             return None
-        return limits.limit_headers(limiter, evaluated[0], evaluated, 200)
+        return limits.limit_headers(limiter, counted[0], counted, 200)
 
 
 def install(app, cache) -> None:

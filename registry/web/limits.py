@@ -12,8 +12,9 @@ import time
 from functools import lru_cache
 
 from flask import current_app, request
-from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded, RequestLimit
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
+from limits.strategies import FixedWindowRateLimiter
 
 from .auth import key_is_valid, presented_key
 from .errors import error_response
@@ -125,21 +126,54 @@ def parsed_budget(budget: str) -> tuple:
     return tuple(sorted(parse_many(budget)))
 
 
-def count_public(limiter, budget: str, remote_addr: str | None):
-    """Count a request against the public budget outside Flask: its evaluated limits, or None when over.
+@lru_cache(maxsize=4096)
+def public_storage_key(item, remote_addr: str | None) -> str:
+    """The storage key flask-limiter counts a public request under (prefix, client, scope), built once."""
+    return item.key_for(KEY_PREFIX, ip_key(remote_addr), PUBLIC_SCOPE)
 
-    The same storage keys and order flask-limiter uses for the ApplicationLimit below (prefix, key,
-    scope; limits sorted, stopping at the first breach), so both paths draw from one budget; the
-    caller hands a breached or failing request to Flask, which answers it (see COUNTED).
+
+class Counted:
+    """One limit of the public budget after a count outside Flask: what limit_headers reads of a RequestLimit."""
+
+    breached = False
+    __slots__ = ("limit", "key", "count", "storage", "_reset_at")
+
+    def __init__(self, limit, key: str, count: int, storage):
+        self.limit, self.key, self.count, self.storage, self._reset_at = limit, key, count, storage, None
+
+    @property
+    def remaining(self) -> int:
+        """What is left of this limit after this request (the count incr returned)."""
+        return max(0, self.limit.amount - self.count)
+
+    @property
+    def reset_at(self) -> int:
+        """When this limit's window ends, as flask-limiter reports it (one storage read, once)."""
+        if self._reset_at is None:
+            self._reset_at = int(self.storage.get_expiry(self.key) + 1)
+        return self._reset_at
+
+
+def count_public(limiter, budget: str, remote_addr: str | None):
+    """Count a request against the public budget outside Flask: its counted limits, or None when over.
+
+    The same storage, keys and order flask-limiter uses for the ApplicationLimit below (prefix, key,
+    scope; limits sorted, stopping at the first breach), and the fixed-window count its strategy
+    makes (one incr per limit), so both paths draw from one budget. The caller hands a breached or
+    failing request to Flask, which answers it (see COUNTED).
     """
-    args = [KEY_PREFIX, ip_key(remote_addr), PUBLIC_SCOPE]
     strategy = limiter.limiter
-    evaluated = []
+    if type(strategy) is not FixedWindowRateLimiter:   # init_app asks for fixed-window; another: Flask's way
+        raise LookupError(f"no count outside Flask for {type(strategy).__name__}")
+    storage = strategy.storage
+    counted = []
     for item in parsed_budget(budget):
-        evaluated.append(RequestLimit(limiter, item, args, False, True))
-        if not strategy.hit(item, *args, cost=1):
+        key = public_storage_key(item, remote_addr)
+        count = storage.incr(key, item.get_expiry(), amount=1)
+        if count > item.amount:
             return None
-    return evaluated
+        counted.append(Counted(item, key, count, storage))
+    return counted
 
 
 def handle_rate_limited(err: RateLimitExceeded):
