@@ -27,6 +27,7 @@ from .negotiate import variant
 
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 OK = "200 OK"
+MAX_COMMON = 4096   # distinct header pairs and key parts shared between entries
 
 
 # What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
@@ -53,6 +54,7 @@ class ResponseCache:
         self.size = 0
         self.entries = OrderedDict()   # key -> (generation, body, headers, status line, etag)
         self.lock = threading.Lock()
+        self.common = {}   # value -> the one copy kept (see shared)
 
     def get(self, key, current: int):
         """The Kept answer for key at generation current, or None."""
@@ -77,6 +79,16 @@ class ResponseCache:
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
+
+    def shared(self, value):
+        """One copy of a value many entries hold (a header such as Cache-Control, a host): thousands of
+        answers carry the same few, and each copy would cost as much as a small answer's body."""
+        found = self.common.get(value)
+        if found is not None:
+            return found
+        if len(self.common) < MAX_COMMON:   # bounded: a client's own Host or header cannot grow it
+            self.common[value] = value
+        return value
 
     def _drop(self, key) -> None:
         self.size -= len(self.entries.pop(key)[1])
@@ -117,9 +129,10 @@ def mark_keepable(response):
 def keep_final(cache: ResponseCache, response):
     """Keep a marked answer with its final headers (the last hook to run; a 304 keeps the 200's)."""
     if g.pop("keep_answer", False) and response.status_code in (200, 304):
-        headers = tuple((name, value) for name, value in response.headers.to_wsgi_list()
-                        if name.lower() not in PER_REQUEST)
-        cache.put(key(request), g.generation, response.get_data(), headers, OK, response.get_etag()[0])
+        headers = tuple(cache.shared(pair) for pair in response.headers.to_wsgi_list()
+                        if pair[0].lower() not in PER_REQUEST)
+        cache.put(tuple(map(cache.shared, key(request))), g.generation, response.get_data(), headers, OK,
+                  response.get_etag()[0])
     return response
 
 
