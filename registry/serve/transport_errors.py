@@ -54,15 +54,6 @@ def client_fault(exc: BaseException) -> tuple | None:
     return found if found[0] < 500 else None
 
 
-def raise_if_transport_error(environ) -> None:
-    """In the app (before_request): turn a transport error handed over by the worker into its ApiError."""
-    found = environ.get(ENVIRON_KEY)
-    if found:
-        from ..web.errors import ApiError
-        status, code, message = found
-        raise ApiError(status, code, message)
-
-
 def environ_for(status: int, code: str, message: str, addr) -> dict:
     """A minimal GET / environ carrying the error, from the client's address (so its budget is charged)."""
     return {

@@ -4,7 +4,7 @@ from urllib.parse import unquote_to_bytes
 from flask import request
 
 from ..serve import transport_errors
-from .errors import bad_request
+from .errors import ApiError, bad_request
 
 
 def reject_undecodable_query() -> None:
@@ -37,7 +37,10 @@ def reject_undecodable_query() -> None:
 
 def answer_transport_error() -> None:
     """Raise the error the worker's HTTP parser met, if this request carries one."""
-    transport_errors.raise_if_transport_error(request.environ)
+    found = request.environ.get(transport_errors.ENVIRON_KEY)
+    if found:
+        status, code, message = found
+        raise ApiError(status, code, message)
 
 
 def no_sniffing(response):
