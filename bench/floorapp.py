@@ -1,7 +1,7 @@
 """The floor: the least a Flask + flask-limiter service does per request, served like the registry.
 
 One JSON endpoint behind registry.limits (the same budgets from the same RATELIMIT_* variables,
-the same X-RateLimit-* headers hook), run by registry.server's gunicorn with registry.server.settings():
+the same X-RateLimit-* headers hook), run by registry.serve.server's gunicorn with registry.serve.server.settings():
 the same worker class, threads, keep-alive and access log. The registry's throughput is reported
 as a ratio to this app's, measured alternately in the same run.
 
@@ -23,7 +23,7 @@ from flask import Blueprint, Flask, jsonify  # noqa: E402
 
 from registry.web import limits  # noqa: E402
 from registry.config import from_environment  # noqa: E402
-from registry.server import Server, settings  # noqa: E402
+from registry.serve.server import Server, settings  # noqa: E402
 
 PATH = "/api/v1/ping"
 
@@ -53,7 +53,7 @@ def create_floor_app(blueprint: bool = False) -> Flask:
 
 
 class FloorServer(Server):
-    """registry.server.Server serving the floor app instead of the registry."""
+    """registry.serve.server.Server serving the floor app instead of the registry."""
 
     def load(self):
         return create_floor_app(blueprint=os.environ.get("FLOOR_BLUEPRINT") == "1")

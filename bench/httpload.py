@@ -1,6 +1,6 @@
 """Throughput over HTTP: the registry under the shipped gunicorn settings against the floor app.
 
-Both servers run side by side on 127.0.0.1 (free ports), each with registry.server.settings()
+Both servers run side by side on 127.0.0.1 (free ports), each with registry.serve.server.settings()
 and only HOST, PORT, REGISTRY_DB and a public budget too high to refuse set in the environment.
 The load alternates between them (floor, endpoint, floor, ..., endpoint, floor) so both see the same
 machine state; each endpoint run is divided by the mean of the floor runs just before and just after
@@ -70,6 +70,13 @@ def start_floor(log_dir: Path, blueprint: bool = False) -> Server:
     return Server([sys.executable, str(ROOT / "bench" / "floorapp.py")], env,
                   log_dir / ("floor-blueprint.log" if blueprint else "floor.log"), cwd=ROOT,
                   argv=(), ready_path=PATH, keep_access_log=False)
+
+
+def start_bare(log_dir: Path) -> Server:
+    """The bare WSGI app (a fixed JSON body, no framework), on a free port: the server's own ceiling."""
+    from floorapp import PATH
+    return Server([sys.executable, str(ROOT / "bench" / "bareapp.py")], server_env(), log_dir / "bare.log",
+                  cwd=ROOT, argv=(), ready_path=PATH, keep_access_log=False)
 
 
 # -- load generators -------------------------------------------------------------------------------

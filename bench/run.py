@@ -82,7 +82,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
     import random
     from registry.resolve import cache as resolve_cache
     from registry.db import connect_ro
-    from registry.server import settings
+    from registry.serve.server import settings
     conn = connect_ro(str(db_path))
     try:
         index = resolve_cache.alias_index(conn, str(db_path))
@@ -126,6 +126,16 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
                                             seconds, rounds, log)["floor in a blueprint"]
         finally:
             blueprint_floor.stop()
+        # The ceiling: a bare WSGI callable on the same server settings, against the same floor. Each
+        # endpoint's ratio to it is its ratio to the floor over this one (bench/tables.py).
+        log("  (the bare WSGI app)")
+        bare = httpload.start_bare(log_dir)
+        try:
+            bare.wait_ready()
+            bare_row = httpload.compare(load, floor, bare, {"bare WSGI app": floorapp.paths()},
+                                        seconds, rounds * HOT_ROUNDS, log)["bare WSGI app"]
+        finally:
+            bare.stop()
         # The same endpoints with the response cache off: every request computed from the database.
         log("  (response cache off)")
         registry = httpload.start_registry(db_path, log_dir, REGISTRY_RESPONSE_CACHE_BYTES=0)
@@ -138,7 +148,8 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         load.close()
     shutil.rmtree(log_dir, ignore_errors=True)
     s = settings({})
-    return {"endpoints": results, "uncached": uncached, "in_blueprint": in_blueprint, "memory": memory,
+    return {"endpoints": results, "uncached": uncached, "in_blueprint": in_blueprint, "bare": bare_row,
+            "memory": memory,
             "floor_memory": floor_memory,
             "load": load.name,
             "seconds": seconds, "rounds": rounds, "hot_rounds": rounds * HOT_ROUNDS,

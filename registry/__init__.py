@@ -31,15 +31,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     if not app.debug:
         logging.basicConfig(level=logging.INFO)
+    connection.init_app(app)
+    web.install(app)
     if app.config.get("TRUSTED_PROXIES"):
         # Only then are X-Forwarded-For and X-Forwarded-Proto believed (N hops from the right); otherwise a
         # client could pick its own rate-limit bucket, or the scheme of every feed link
         # (docs/threat-model.md#proxies). Host stays the Host header: no X-Forwarded-Host, no prefix.
+        # Outermost: the kept answers (web/front.py) see the corrected address and scheme too.
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
-
-    connection.init_app(app)
-    web.install(app)
     from .api import bp
     app.register_blueprint(bp)
     from .mcp.http import bp as mcp_bp   # the MCP tools over streamable HTTP (docs/api-decisions.md#mcp)

@@ -171,7 +171,7 @@ def serve_command():
             click.echo(f"warning: {path} holds no models yet; run curate and ingest.", err=True)
     finally:
         conn.close()
-    from .server import serve   # gunicorn is imported only by the command that needs it
+    from .serve.server import serve   # gunicorn is imported only by the command that needs it
     serve()
 
 

@@ -81,7 +81,7 @@ SETTINGS = (
             "RATELIMIT_PUBLIC"),
     Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
     # Only that many hops of X-Forwarded-For and X-Forwarded-Proto are believed (ProxyFix, registry/__init__.py);
-    # gunicorn itself trusts no forwarded header (registry/server.py, docs/threat-model.md#proxies).
+    # gunicorn itself trusts no forwarded header (registry/serve/server.py, docs/threat-model.md#proxies).
     Setting("TRUSTED_PROXIES", "0", _count,
             "number of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are trusted",
             "TRUSTED_PROXIES"),

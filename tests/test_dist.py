@@ -54,7 +54,7 @@ def test_the_file_carries_the_real_schema_and_nothing_from_tests(pyz):
     with zipfile.ZipFile(pyz) as archive:
         names = archive.namelist()
         assert archive.read("site-packages/registry/schema.sql") == (ROOT / "schema.sql").read_bytes()
-    assert "site-packages/registry/server.py" in names
+    assert "site-packages/registry/serve/server.py" in names
     # Every data file of the package ships too (package_data in setup.cfg), not only schema.sql.
     data_files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "registry").rglob("*")
                   if p.is_file() and p.suffix not in (".py", ".pyc")]

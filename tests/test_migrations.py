@@ -260,7 +260,7 @@ def test_files_it_cannot_migrate_are_refused_untouched(tmp_path, prepare, messag
 
 def test_serve_migrates_before_it_starts(v1_db, monkeypatch):
     started = []
-    monkeypatch.setattr("registry.server.serve", lambda: started.append(user_version(v1_db)))
+    monkeypatch.setattr("registry.serve.server.serve", lambda: started.append(user_version(v1_db)))
     app = create_app({"TESTING": True, "DATABASE": str(v1_db), "ADMIN_API_KEYS": []})
     result = app.test_cli_runner().invoke(args=["serve"])
     assert result.exit_code == 0, result.output

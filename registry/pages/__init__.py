@@ -10,7 +10,6 @@ from flask import Blueprint, abort, current_app, render_template
 
 from ..lifecycle import today
 from ..web.negotiate import MARKDOWN, page_format
-from ..web.response_cache import CachedAnswer
 from .escaping import html_page
 from ..fields import PLATFORM_NAMES, STATUS_TEXT
 
@@ -66,8 +65,6 @@ def error_page(status: int, code: str, message: str, wanted: str):
 @bp.after_app_request
 def page_headers(response):
     """Vary and the content security policy on every answer outside /api/v1 (pages and their errors)."""
-    if isinstance(response, CachedAnswer):   # kept with both
-        return response
     if response.mimetype in ("text/html", MARKDOWN):
         response.headers["Content-Security-Policy"] = POLICY
         response.vary.add("Accept")

@@ -11,13 +11,14 @@ _cache = {}   # db path -> (generation, AliasIndex)
 def load_rows(db) -> list:
     """Every alias with the facts resolve needs for tie-breaks (and the model's parameter count).
 
-    A model's slug, date and status, and the four sources, repeat on every alias row: each distinct
-    string is kept once (sqlite3 makes a new str per row), which keeps the per-process index small.
+    A model's slug, date, status and parameter count, and the four sources, repeat on every alias row:
+    each distinct value is kept once (sqlite3 makes a new object per row), which keeps the per-process
+    index small.
     """
     shared = {}
     one = lambda value: shared.setdefault(value, value)   # noqa: E731
     return [AliasRow(alias=r[0], source=one(r[1]), model_slug=one(r[2]), position=r[3], release_date=one(r[4]),
-                     status=one(r[5]), params=r[6])
+                     status=one(r[5]), params=one(r[6]))
             for r in db.execute(
                 "SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status, m.parameter_count"
                 " FROM aliases a JOIN models m ON m.id = a.model_id")]

@@ -3,7 +3,7 @@
 install(app) registers the hooks in the order they run; Flask runs before_request hooks in
 registration order and after_request hooks in reverse, so this one list is the whole story.
 """
-from . import errors, hardening, http_cache, lifecycle_clock, limits, openapi, request_body, response_cache
+from . import errors, front, hardening, http_cache, lifecycle_clock, limits, openapi, request_body, response_cache
 
 SYNC_CHECKS_KEPT = 1024   # far more than the app's hooks, views and handlers
 
@@ -11,6 +11,9 @@ SYNC_CHECKS_KEPT = 1024   # far more than the app's hooks, views and handlers
 def install(app) -> None:
     """Register every hook and handler on app, in the order they run."""
     remember_sync_checks(app)
+    # The response cache keeps each answer as it leaves Flask, so its hook is registered first and runs
+    # last, after every other hook has set its headers (RESPONSE_CACHE_BYTES=0: no cache, no hook).
+    cache = response_cache.install_keeping(app)
     # Error handlers first: every failure below, whatever raised it, answers in the one JSON shape.
     errors.init_app(app)
     # Bodies bounded before they are read and parsed with limits; a broken one is a 4xx (request_body.py).
@@ -25,13 +28,16 @@ def install(app) -> None:
     lifecycle_clock.init_app(app)
     # ETag / Cache-Control / 304 on what the view or the cache produced.
     http_cache.init_app(app)
-    # After the limiter (a cached answer still counts against the budget), before the views.
+    # The data generation read before the view computes; the answer is marked to be kept.
     response_cache.init_app(app)
-    # Undecodable query strings are refused before any view reads request.args. A cached answer
+    # Undecodable query strings are refused before any view reads request.args. A kept answer
     # skips this: its raw query string is part of its key and passed this check when it was kept.
     hardening.init_query_check(app)
     # A streamed (chunked) body is read up to its bound before any view, after the limiter counted it.
     request_body.init_reading(app)
+    # Kept answers are served in front of all of the above, counted in the same budget (web/front.py).
+    if cache is not None:
+        front.install(app, cache)
 
 
 def install_documents(app) -> None:

@@ -17,13 +17,19 @@ _generations: dict = {}   # db path -> (generation, monotonic time it was read, 
 def get_db() -> sqlite3.Connection:
     """Return this thread's read-only connection to the app's database (one per thread, reused)."""
     path = current_app.config["DATABASE"]
+    conn = thread_connection(path)
+    g.db_path = path
+    return conn
+
+
+def thread_connection(path: str) -> sqlite3.Connection:
+    """This thread's read-only connection to the database at path (opened on first use)."""
     cache = getattr(_readers, "by_path", None)
     if cache is None:
         cache = _readers.by_path = {}
     conn = cache.get(path)
     if conn is None:
         conn = cache[path] = connect_ro(path)
-    g.db_path = path
     return conn
 
 
@@ -46,18 +52,19 @@ def request_generation() -> int:
     """The data generation as this request first read it: read once per request, and from the database
     at most once per DATA_RECHECK_MS per process (docs/api-decisions.md#caching)."""
     if "generation" not in g:
-        g.generation = _recent_generation(current_app.config)
+        g.generation = recent_generation(current_app.config)
     return g.generation
 
 
-def _recent_generation(config) -> int:
+def recent_generation(config) -> int:
+    """The data generation of config's database, read from it at most once per DATA_RECHECK_MS (any thread)."""
     path = config["DATABASE"]
     now = time.monotonic()
     writes = writes_here()   # before the query: a write during it makes the next request ask again
     seen = _generations.get(path)
     if seen is None or now - seen[1] >= config["DATA_RECHECK_MS"] / 1000 or seen[2] != writes:
         # A query releases the GIL: with eight threads, each release on the cached path was a hand-off.
-        seen = _generations[path] = (generation(get_db()), now, writes)
+        seen = _generations[path] = (generation(thread_connection(path)), now, writes)
     return seen[0]
 
 

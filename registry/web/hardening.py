@@ -3,8 +3,8 @@ from urllib.parse import unquote_to_bytes
 
 from flask import request
 
-from .. import transport_errors
-from .errors import bad_request
+from ..serve import transport_errors
+from .errors import ApiError, bad_request
 
 
 def reject_undecodable_query() -> None:
@@ -37,7 +37,10 @@ def reject_undecodable_query() -> None:
 
 def answer_transport_error() -> None:
     """Raise the error the worker's HTTP parser met, if this request carries one."""
-    transport_errors.raise_if_transport_error(request.environ)
+    found = request.environ.get(transport_errors.ENVIRON_KEY)
+    if found:
+        status, code, message = found
+        raise ApiError(status, code, message)
 
 
 def no_sniffing(response):
@@ -49,7 +52,7 @@ def no_sniffing(response):
 def init_app(app) -> None:
     """Register the transport-error check and nosniff; routing is exact (/api/v1//models is a 404)."""
     app.url_map.merge_slashes = False
-    # An error the HTTP parser found (registry/worker.py) answers here, after the limiter counted it.
+    # An error the HTTP parser found (registry/serve/worker.py) answers here, after the limiter counted it.
     app.before_request(answer_transport_error)
     app.after_request(no_sniffing)
 

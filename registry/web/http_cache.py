@@ -1,5 +1,6 @@
 """HTTP caching (docs/api-decisions.md#caching): ETag and Cache-Control on public reads, never on admin answers."""
 from flask import request
+from werkzeug.http import parse_etags
 
 from .limits import is_admin_path
 
@@ -17,11 +18,17 @@ def cache_headers(response):
         return response
     response.headers["Cache-Control"] = PUBLIC
     response.add_etag()
-    # If-None-Match uses the weak comparison (RFC 9110 §13.1.2); "*" matches any current answer.
-    # Without the header nothing can match: it is parsed only when a client sent it.
-    if "HTTP_IF_NONE_MATCH" in req.environ and req.if_none_match.contains_weak(response.get_etag()[0]):
+    if not_modified(req.environ, response.get_etag()[0]):
         response.status_code = 304   # werkzeug then sends no body and drops Content-Type/Length
     return response
+
+
+def not_modified(environ, etag: str) -> bool:
+    """Whether the request's If-None-Match matches etag (an answer kept or just rendered): a 304."""
+    # The weak comparison (RFC 9110 §13.1.2); "*" matches any current answer. Without the header
+    # nothing can match: it is parsed only when a client sent it.
+    header = environ.get("HTTP_IF_NONE_MATCH")
+    return header is not None and parse_etags(header).contains_weak(etag)
 
 
 def init_app(app) -> None:

@@ -21,6 +21,11 @@ _lock = threading.Lock()
 _checked: dict = {}   # db path -> the day this process last made sure of (the db is the truth)
 
 
+def checked_today(app) -> bool:
+    """Whether this process already made sure of today's statuses (else the next request must, in Flask)."""
+    return _checked.get(app.config["DATABASE"]) == lifecycle.today()
+
+
 def recompute_on_a_new_day(app) -> None:
     """before_request: on the first request of a UTC day, bring stale statuses up to date."""
     path = app.config["DATABASE"]

@@ -9,10 +9,12 @@ import hashlib
 import logging
 import math
 import time
+from functools import lru_cache
 
 from flask import current_app, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
+from limits.strategies import FixedWindowRateLimiter
 
 from .auth import key_is_valid, presented_key
 from .errors import error_response
@@ -22,6 +24,12 @@ from .limit_storage import OutageLog, is_storage_error, storage_options
 log = logging.getLogger(__name__)
 
 ADMIN_PREFIX = "/api/v1/admin/"
+KEY_PREFIX = "registry"
+PUBLIC_SCOPE = "public"
+# Set by the kept-answers layer (registry/web/front.py) on a request it already counted and found over
+# budget: flask-limiter then checks that budget at no cost, so the request is counted once, and answers
+# the 429 itself.
+COUNTED = "registry.limit_counted"
 
 
 def is_admin_path(path: str) -> bool:
@@ -34,9 +42,19 @@ def is_admin_request() -> bool:
     return is_admin_path(request.path)
 
 
+def ip_key(remote_addr: str | None) -> str:
+    """Who a public request is counted against, from its (ProxyFix-corrected) REMOTE_ADDR."""
+    return "ip:" + (remote_addr or "unknown")
+
+
 def client_ip() -> str:
     """The client address: the socket peer, or the X-Forwarded-For hop that ProxyFix trusts."""
-    return "ip:" + (request.remote_addr or "unknown")
+    return ip_key(request.remote_addr)
+
+
+def public_cost() -> int:
+    """1 per request; 0 for one the kept-answers layer already counted."""
+    return 0 if request.environ.get(COUNTED) else 1
 
 
 def admin_key() -> str:
@@ -70,29 +88,92 @@ def retry_after(current) -> int:
     return max(1, math.ceil(current.window[0] - time.time()))
 
 
+def limit_headers(limiter, current, evaluated: list, status: int) -> list:
+    """The X-RateLimit-* (and on 429 Retry-After) headers for a request's evaluated limits, in order."""
+    try:
+        if not current.breached:
+            # With several limits in one budget ("10/second;100/minute") report the one closest to
+            # running out, not the extension's pick (the shortest window).
+            current = min(evaluated or [current], key=lambda lim: (lim.remaining, -lim.reset_at))
+        reset_at, remaining = current.reset_at, current.remaining   # one storage read, cached
+    except Exception as err:   # storage lost between the check and now: answer anyway, without the numbers
+        if not is_storage_error(limiter.storage, err):
+            log.exception("rate-limit headers unavailable")
+        # A Redis error here is the outage the next check falls back on and logs (once).
+        return []
+    headers = [("X-RateLimit-Limit", str(current.limit.amount)),
+               ("X-RateLimit-Remaining", str(max(0, remaining))),
+               ("X-RateLimit-Reset", str(reset_at))]
+    if status == 429:
+        headers.append(("Retry-After", str(retry_after(current))))
+    return headers
+
+
 def add_headers(response):
     """X-RateLimit-* on every response, errors included; Retry-After on 429."""
     limiter = current_app.extensions.get("registry_limiter")
     current = limiter.current_limit if limiter else None
     if current is None:   # limiting disabled (RATELIMIT_ENABLED=False)
         return response
-    try:
-        if not current.breached:
-            # With several limits in one budget ("10/second;100/minute") report the one closest to
-            # running out, not the extension's pick (the shortest window).
-            current = min(limiter.current_limits or [current], key=lambda lim: (lim.remaining, -lim.reset_at))
-        reset_at, remaining = current.reset_at, current.remaining   # one storage read, cached
-    except Exception as err:   # storage lost between the check and now: answer anyway, without the numbers
-        if not is_storage_error(limiter.storage, err):
-            log.exception("rate-limit headers unavailable")
-        # A Redis error here is the outage the next check falls back on and logs (once).
-        return response
-    response.headers["X-RateLimit-Limit"] = str(current.limit.amount)
-    response.headers["X-RateLimit-Remaining"] = str(max(0, remaining))
-    response.headers["X-RateLimit-Reset"] = str(reset_at)
-    if response.status_code == 429:
-        response.headers["Retry-After"] = str(retry_after(current))
+    for name, value in limit_headers(limiter, current, limiter.current_limits, response.status_code):
+        response.headers[name] = value
     return response
+
+
+@lru_cache(maxsize=16)
+def parsed_budget(budget: str) -> tuple:
+    """A budget's limits in the order flask-limiter evaluates them (shortest window first)."""
+    return tuple(sorted(parse_many(budget)))
+
+
+@lru_cache(maxsize=4096)
+def public_storage_key(item, remote_addr: str | None) -> str:
+    """The storage key flask-limiter counts a public request under (prefix, client, scope), built once."""
+    return item.key_for(KEY_PREFIX, ip_key(remote_addr), PUBLIC_SCOPE)
+
+
+class Counted:
+    """One limit of the public budget after a count outside Flask: what limit_headers reads of a RequestLimit."""
+
+    breached = False
+    __slots__ = ("limit", "key", "count", "storage", "_reset_at")
+
+    def __init__(self, limit, key: str, count: int, storage):
+        self.limit, self.key, self.count, self.storage, self._reset_at = limit, key, count, storage, None
+
+    @property
+    def remaining(self) -> int:
+        """What is left of this limit after this request (the count incr returned)."""
+        return max(0, self.limit.amount - self.count)
+
+    @property
+    def reset_at(self) -> int:
+        """When this limit's window ends, as flask-limiter reports it (one storage read, once)."""
+        if self._reset_at is None:
+            self._reset_at = int(self.storage.get_expiry(self.key) + 1)
+        return self._reset_at
+
+
+def count_public(limiter, budget: str, remote_addr: str | None):
+    """Count a request against the public budget outside Flask: its counted limits, or None when over.
+
+    The same storage, keys and order flask-limiter uses for the ApplicationLimit below (prefix, key,
+    scope; limits sorted, stopping at the first breach), and the fixed-window count its strategy
+    makes (one incr per limit), so both paths draw from one budget. The caller hands a breached or
+    failing request to Flask, which answers it (see COUNTED).
+    """
+    strategy = limiter.limiter
+    if type(strategy) is not FixedWindowRateLimiter:   # init_app asks for fixed-window; another: Flask's way
+        raise LookupError(f"no count outside Flask for {type(strategy).__name__}")
+    storage = strategy.storage
+    counted = []
+    for item in parsed_budget(budget):
+        key = public_storage_key(item, remote_addr)
+        count = storage.incr(key, item.get_expiry(), amount=1)
+        if count > item.amount:
+            return None
+        counted.append(Counted(item, key, count, storage))
+    return counted
 
 
 def handle_rate_limited(err: RateLimitExceeded):
@@ -119,13 +200,13 @@ def init_app(app) -> Limiter:
     limiter = Limiter(
         key_func=client_ip,
         application_limits=[
-            ApplicationLimit(_public_budget, scope="public", key_function=client_ip,
-                             exempt_when=is_admin_request),
+            ApplicationLimit(_public_budget, scope=PUBLIC_SCOPE, key_function=client_ip,
+                             exempt_when=is_admin_request, cost=public_cost),
             ApplicationLimit(_admin_budget, scope="admin", key_function=admin_key,
                              exempt_when=lambda: not is_admin_request()),
         ],
         request_identifier=_identify,
-        key_prefix="registry",
+        key_prefix=KEY_PREFIX,
         strategy="fixed-window",
         # Our own hook writes the headers: the extension's would put Retry-After on every response.
         headers_enabled=False,

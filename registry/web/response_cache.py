@@ -5,15 +5,20 @@ identifiers are resolved and the same pages read again and again. A 200 answer t
 under its path and query string, tagged with the generation it was computed from, and served again only
 while the database still has that generation: each process reads the generation (one indexed row) at
 most once per REGISTRY_DATA_RECHECK_MS (web/connection.py), so no process serves data older than the
-database by more than that, and nothing here needs to agree with other processes. The limiter, the
-rate-limit headers and ETag/304 handling run for cached answers exactly as for fresh ones. Memory is
-bounded by RESPONSE_CACHE_BYTES.
+database by more than that, and nothing here needs to agree with other processes. Memory is bounded by
+RESPONSE_CACHE_BYTES.
+
+An answer is kept as it left Flask: its body and its final header list, every hook's headers included
+except the X-RateLimit-* ones, which belong to each request. The layer in front of Flask
+(registry/web/front.py) serves it again, counting the request in the same budget and answering
+If-None-Match; docs/api-decisions.md#caching.
 """
 import threading
 from collections import OrderedDict
 from functools import partial
+from typing import NamedTuple
 
-from flask import Response, g, request
+from flask import g, request
 
 from .connection import request_generation
 from ..lifecycle import today
@@ -21,32 +26,38 @@ from .limits import is_admin_path
 from .negotiate import variant
 
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
+OK = "200 OK"
+MAX_COMMON = 4096   # distinct header pairs and key parts shared between entries
 
 
-# Headers that belong to the answer and so are kept with it: the lifecycle signals a view sets, what
-# the pages' hook adds (registry/pages/), which then skips a CachedAnswer, and the ETag, hashed once.
-KEPT_HEADERS = ("Deprecation", "Sunset", "Link", "Content-Security-Policy", "Vary", "ETag")
 # What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
 # twins, /llms.txt, CSS and JS; registry/pages/), each served again with its own type.
 KEPT_TYPES = ("application/json", "application/atom+xml", "application/feed+json", "text/calendar",
               "text/html", "text/markdown", "text/plain", "text/css", "text/javascript")
+# Headers of each request, never kept: the limiter's hook adds them last (registry/web/limits.py).
+PER_REQUEST = ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after")
 
 
-class CachedAnswer(Response):
-    """An answer served from the cache: it carries the headers it was kept with."""
+class Kept(NamedTuple):
+    """An answer as it left Flask: body, final headers (rate-limit ones aside), status line, unquoted ETag."""
+    body: bytes
+    headers: tuple
+    status: str
+    etag: str
 
 
 class ResponseCache:
-    """A byte-bounded LRU of (generation, body, headers, content type) by request key, safe across threads."""
+    """A byte-bounded LRU of kept answers by request key, tagged with their generation, safe across threads."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body bytes, kept headers, content type)
+        self.entries = OrderedDict()   # key -> (generation, body, headers, status line, etag)
         self.lock = threading.Lock()
+        self.common = {}   # value -> the one copy kept (see shared)
 
     def get(self, key, current: int):
-        """The (body, headers, content type) kept for key at generation current, or None."""
+        """The Kept answer for key at generation current, or None."""
         with self.lock:
             entry = self.entries.get(key)
             if entry is None:
@@ -55,20 +66,29 @@ class ResponseCache:
                 self._drop(key)
                 return None
             self.entries.move_to_end(key)
-            return entry[1:]
+        return Kept(*entry[1:])
 
-    def put(self, key, current: int, body: bytes, headers: tuple = (),
-            content_type: str = "application/json") -> None:
-        """Keep body for key at generation current, evicting the least recently used beyond the bound."""
+    def put(self, key, current: int, body: bytes, headers: tuple = (), status: str = OK, etag: str = "") -> None:
+        """Keep an answer for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, headers, content_type)
+            self.entries[key] = (current, body, headers, status, etag)
             self.size += len(body)
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
+
+    def shared(self, value):
+        """One copy of a value many entries hold (a header such as Cache-Control, a host): thousands of
+        answers carry the same few, and each copy would cost as much as a small answer's body."""
+        found = self.common.get(value)
+        if found is not None:
+            return found
+        if len(self.common) < MAX_COMMON:   # bounded: a client's own Host or header cannot grow it
+            self.common[value] = value
+        return value
 
     def _drop(self, key) -> None:
         self.size -= len(self.entries.pop(key)[1])
@@ -78,7 +98,8 @@ def _cacheable(req) -> bool:
     return req.method in ("GET", "HEAD") and not is_admin_path(req.path) and req.endpoint is not None
 
 
-def _key(req) -> tuple:
+def key(req) -> tuple:
+    """The cache key of a request (a Flask request or a werkzeug one built from the WSGI environ)."""
     # Everything that shapes the body (docs/threat-model.md#proxies). The raw query string, not a parsed
     # one: distinct spellings are distinct keys, never a wrong answer. The scheme, host and root path
     # too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
@@ -90,35 +111,44 @@ def _key(req) -> tuple:
         (negotiated, today()) if negotiated else ())
 
 
-def serve_cached(cache: ResponseCache):
-    """Answer from the cache when this path was rendered at the database's current generation."""
-    req = request._get_current_object()   # one context lookup instead of one per attribute
-    if not _cacheable(req):
-        return None
-    kept = cache.get(_key(req), request_generation())
-    if kept is None:
-        return None
-    # The ETag is among the headers, computed once when kept: the ETag hook finds it and skips hashing.
-    return CachedAnswer(kept[0], status=200, content_type=kept[2], headers=kept[1])
+def note_generation() -> None:
+    """Read the data generation before the view computes anything: the answer is kept under it."""
+    if _cacheable(request._get_current_object()):
+        request_generation()
 
 
-def keep_rendered(cache: ResponseCache, response):
-    """Keep a fresh 200 answer (JSON, a feed or a page) under the generation read before it was computed."""
-    if isinstance(response, CachedAnswer):
-        return response
+def mark_keepable(response):
+    """Mark a fresh 200 answer (JSON, a feed or a page) to be kept once every hook has run."""
     if (response.status_code == 200 and "generation" in g and response.mimetype in KEPT_TYPES
             and not response.direct_passthrough):
-        response.add_etag()
-        kept = tuple((name, response.headers[name]) for name in KEPT_HEADERS if name in response.headers)
-        cache.put(_key(request), g.generation, response.get_data(), kept, response.content_type)
+        response.add_etag()   # hashed once, here; the ETag hook then finds it
+        g.keep_answer = True
     return response
 
 
-def init_app(app) -> None:
-    """Attach a cache of RESPONSE_CACHE_BYTES (0 turns it off) and its two hooks."""
+def keep_final(cache: ResponseCache, response):
+    """Keep a marked answer with its final headers (the last hook to run; a 304 keeps the 200's)."""
+    if g.pop("keep_answer", False) and response.status_code in (200, 304):
+        headers = tuple(cache.shared(pair) for pair in response.headers.to_wsgi_list()
+                        if pair[0].lower() not in PER_REQUEST)
+        cache.put(tuple(map(cache.shared, key(request))), g.generation, response.get_data(), headers, OK,
+                  response.get_etag()[0])
+    return response
+
+
+def install_keeping(app) -> ResponseCache | None:
+    """The hook that keeps answers, registered before every other after_request hook so it runs last."""
     max_bytes = int(app.config.get("RESPONSE_CACHE_BYTES", 0))
     if max_bytes <= 0:
-        return
+        return None
     cache = app.extensions["registry_response_cache"] = ResponseCache(max_bytes)
-    app.before_request(partial(serve_cached, cache))
-    app.after_request(partial(keep_rendered, cache))
+    app.after_request(partial(keep_final, cache))
+    return cache
+
+
+def init_app(app) -> None:
+    """Read the generation before the views and mark what is kept (when the cache is on)."""
+    if "registry_response_cache" not in app.extensions:
+        return
+    app.before_request(note_generation)
+    app.after_request(mark_keepable)

@@ -1,7 +1,7 @@
 """Gunicorn settings and the `serve` command's server: the same in the venv and in the one-file build."""
 from gunicorn.app.base import BaseApplication
 
-from .config import setting
+from ..config import setting
 
 
 def settings(env=None) -> dict:
@@ -13,9 +13,9 @@ def settings(env=None) -> dict:
         # hosts, set RATELIMIT_STORAGE_URI=redis://... and raise WEB_CONCURRENCY.
         "workers": setting("WEB_CONCURRENCY", env),
         "threads": setting("GUNICORN_THREADS", env),
-        # gthread, but the event loop reads each request head (at most registry.worker.HEAD_TIMEOUT
+        # gthread, but the event loop reads each request head (at most registry.serve.worker.HEAD_TIMEOUT
         # seconds) before a thread is given: slow clients cannot take the threads. docs/api-decisions.md
-        "worker_class": "registry.worker.Worker",
+        "worker_class": "registry.serve.worker.Worker",
         "timeout": 30,
         "graceful_timeout": 10,
         "keepalive": 5,
@@ -54,7 +54,7 @@ class Server(BaseApplication):
 
     def load(self):
         # Built in each worker, after the fork: no connection (db, Redis) is shared across processes.
-        from . import create_app
+        from .. import create_app
         return create_app()
 
 

@@ -1,7 +1,7 @@
 """JSON answers for the errors gunicorn finds itself (request line, headers, framing), through the app.
 
 gunicorn answers these with an HTML page and no X-RateLimit-* headers (issue 15, item 6). The
-worker (registry/worker.py) hands them here instead: the error is put into a WSGI environ that no
+worker (registry/serve/worker.py) hands them here instead: the error is put into a WSGI environ that no
 client can forge (the key has no HTTP_ prefix) and the app answers it like any other request, so
 the limiter counts it and the one error shape and headers apply (docs/api-decisions.md).
 """
@@ -52,15 +52,6 @@ def client_fault(exc: BaseException) -> tuple | None:
         return None
     found = classify(exc)
     return found if found[0] < 500 else None
-
-
-def raise_if_transport_error(environ) -> None:
-    """In the app (before_request): turn a transport error handed over by the worker into its ApiError."""
-    found = environ.get(ENVIRON_KEY)
-    if found:
-        from .web.errors import ApiError
-        status, code, message = found
-        raise ApiError(status, code, message)
 
 
 def environ_for(status: int, code: str, message: str, addr) -> dict:
