@@ -1,4 +1,5 @@
-"""The settings table: one place for every environment variable, and the operators' page (docs/running.md) matches it."""
+"""The settings table: one place for every environment variable, and the operators' page (docs/running.md)
+matches it."""
 import re
 from pathlib import Path
 

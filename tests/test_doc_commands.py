@@ -79,7 +79,8 @@ RUN = {
     "mkdir -p /var/backups/registry && sqlite3 /srv/registry/registry.db "
     "\".backup '/var/backups/registry/registry-$(date +%F).db'\"": Expect(0, "SQLite format 3",
                                                                           file="backups/registry-*.db"),
-    "mkdir -p /var/backups/registry && python3 -c \"import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))\" "
+    "mkdir -p /var/backups/registry && python3 -c \"import sqlite3, sys; "
+    "sqlite3.connect(sys.argv[1]).execute('VACUUM INTO ?', (sys.argv[2],))\" "
     "/srv/registry/registry.db /var/backups/registry/compact-$(date +%F).db":
         Expect(0, "SQLite format 3", file="backups/compact-*.db"),
     # docs/api.md
@@ -88,7 +89,8 @@ RUN = {
     "&per_page=5'": Expect(0, '"per_page":5'),
     "curl -s 'http://127.0.0.1:8000/api/v1/resolve?q=openai:gpt-4o'": Expect(0, '"confidence":0.8'),
     "curl -s 'http://127.0.0.1:8000/api/v1/search?q=open+weights+70b&limit=3'": Expect(0, '"results":'),
-    "curl -s 'http://127.0.0.1:8000/api/v1/export?format=ndjson' | head -n 1": Expect(0, '{"export":{"export_version":1'),
+    "curl -s 'http://127.0.0.1:8000/api/v1/export?format=ndjson' | head -n 1":
+        Expect(0, '{"export":{"export_version":1'),
     "curl -sI 'http://127.0.0.1:8000/api/v1/resolve?q=gpt-4-0613' | grep -iE 'deprecation|sunset|link'":
         Expect(0, 'rel="successor-version"'),
     "curl -s 'http://127.0.0.1:8000/api/v1/models/no-such-model'":
