@@ -70,8 +70,8 @@ RUN = {
     "curl -s 'http://127.0.0.1:8000/models/gpt-4o.md' | head -n 1": Expect(0, "# GPT-4o"),
     # docs/running.md
     "registry init-db": Expect(0, "Initialized the database at "),
-    "registry curate --check": Expect(0, " aliases: valid."),
-    "registry ingest --offline --source vendor-f-api": Expect(0, "vendor-f-api: completed: "),
+    "registry curate": Expect(0, "Curation applied: "),
+    "registry ingest --offline": Expect(0, "model-hub: completed: "),
     "registry ingest --offline --source vendor-b-api": Expect(0, "vendor-b-api: completed: "),
     "registry audit": Expect(0, "(a) retiring with no upgrade though a working fit exists (0):"),
     "registry export --format ndjson -o registry.ndjson": Expect(0, '{"export":{"export_version":1',
@@ -105,7 +105,7 @@ RUN = {
     "curl -sI 'http://127.0.0.1:8000/api/v1/providers' | grep -iE '^(etag|cache-control|x-ratelimit-limit):'":
         Expect(0, "Cache-Control: public, max-age=60"),
     # docs/curating.md
-    "registry curate": Expect(0, "Curation applied: "),
+    "registry curate --check": Expect(0, " aliases: valid."),
     "registry curate --report": Expect(0, "Models without a release date ("),
     "registry curate --drift": Expect(0, "Kept on purpose"),
     # docs/scan.md
