@@ -1,8 +1,8 @@
 """Every command the README and docs/ show is run, so the docs and the behaviour cannot drift apart.
 
-The commands are read from the `sh` (and `cron`) fenced blocks of README.md and docs/*.md. Each one is
-run with bash against a registry built as `make db` builds it (curation, then every source from
-seeds/), in a directory holding a copy of that database and a small project with dying model ids; a
+The commands are read from the `sh` (and `cron`) fenced blocks of README.md, docs/*.md and the READMEs of
+curation/ and seeds/. Each one is run with bash against a registry built as `make db` builds it (curation,
+then every source from seeds/), in a directory holding a copy of that database and a small project with dying model ids; a
 `curl` line asks a server started on that registry. RUN is the table of what each command must do:
 its exit status and a line of its output. A block marked `<!-- not run: why -->` on the line above its
 fence (network, root, a long run) is checked without running: every option a registry command or
@@ -26,7 +26,8 @@ from servers import Server, registry_command, server_env
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "curation" / "README.md",
+        ROOT / "seeds" / "README.md"]
 TODAY = "2026-11-26"            # the day the scan example in docs/scan.md was written for
 ADMIN_KEY = "doc-admin-key"
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -108,6 +109,10 @@ RUN = {
     "registry curate --check": Expect(0, " aliases: valid."),
     "registry curate --report": Expect(0, "Models without a release date ("),
     "registry curate --drift": Expect(0, "Kept on purpose"),
+    # curation/README.md
+    "flask --app registry curate --check": Expect(0, " aliases: valid."),
+    "flask --app registry curate": Expect(0, "Curation applied: "),
+    "flask --app registry curate --report": Expect(0, "Models without a release date ("),
     # docs/scan.md
     "registry scan": Expect(0, SCAN_LINE),
     "registry scan src/ config/ --format json": Expect(0, '"files_scanned": 2'),
