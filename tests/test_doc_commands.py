@@ -1,13 +1,14 @@
 """Every command the README and docs/ show is run, so the docs and the behaviour cannot drift apart.
 
 The commands are read from the `sh` (and `cron`) fenced blocks of README.md, docs/*.md and the READMEs of
-curation/ and seeds/. Each one is run with bash against a registry built as `make db` builds it (curation,
-then every source from seeds/), in a directory holding a copy of that database and a small project with dying model ids; a
-`curl` line asks a server started on that registry. RUN is the table of what each command must do:
-its exit status and a line of its output. A block marked `<!-- not run: why -->` on the line above its
-fence (network, root, a long run) is checked without running: every option a registry command or
-script uses must be one its `--help` lists, a `make` target must exist, a `curl` URL must be a route of
-the app, and any other program must be one of HOST_PROGRAMS (docs/contributing.md#commands-in-the-docs-are-tested).
+curation/ and seeds/. Each one is run with bash against a registry built as `make db` builds it
+(curation, then every source from seeds/), in a directory holding a copy of that database and a small
+project with dying model ids; a `curl` line asks a server started on that registry. RUN is the table of
+what each command must do: its exit status and a line of its output. A block marked
+`<!-- not run: why -->` on the line above its fence (network, root, a long run) is checked without
+running: every option a registry command or script uses must be one its `--help` lists, a `make`
+target must exist, a `curl` URL must be a route of the app, and any other program must be one of
+HOST_PROGRAMS (docs/contributing.md#commands-in-the-docs-are-tested).
 """
 import os
 import re
