@@ -1,4 +1,4 @@
-# Operator contract: see README.md and design notes. Only python3 and make are assumed.
+# Operator contract: see docs/running.md. Only python3 and make are assumed.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin

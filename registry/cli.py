@@ -283,7 +283,7 @@ class RegistryGroup(FlaskGroup):
     """The `registry` command: the registry's own commands only (not Flask's run, shell, routes, or
     flask-limiter's), and --version naming the registry's version."""
 
-    OWN = ("audit", "curate", "init-db", "ingest", "mcp", "notify", "scan", "serve")
+    OWN = ("audit", "curate", "export", "init-db", "ingest", "mcp", "notify", "scan", "serve")
 
     def list_commands(self, ctx):
         return [name for name in super().list_commands(ctx) if name in self.OWN]

@@ -1,8 +1,8 @@
 """Every environment variable the service reads, in one table (name, default, parser, help).
 
-The app's config, the server's settings, the sources' URLs and keys and the README's tables
-all come from SETTINGS (tests/test_config.py checks the README against it), as Datasette's
-SETTINGS table gives defaults, validation and docs from one place.
+The app's config, the server's settings, the sources' URLs and keys and the operators' table
+(docs/running.md#environment-variables) all come from SETTINGS (tests/test_config.py checks that table
+against it), as Datasette's SETTINGS table gives defaults, validation and docs from one place.
 """
 import os
 from dataclasses import dataclass
@@ -40,7 +40,7 @@ class Setting:
     """One environment variable: the app config key it fills (None: read where it is used)."""
 
     env: str
-    default: str | None     # as the README shows it; None: unset
+    default: str | None     # as docs/running.md shows it; None: unset
     parse: Callable
     help: str
     config_key: str | None = None

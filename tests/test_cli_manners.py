@@ -21,7 +21,7 @@ def run(*args, cwd=None, env=None):
 def test_help_lists_the_registrys_own_commands():
     out = run("--help").stdout
     listed = {line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()}
-    assert listed == {"audit", "curate", "init-db", "ingest", "mcp", "notify", "scan", "serve"}
+    assert listed == {"audit", "curate", "export", "init-db", "ingest", "mcp", "notify", "scan", "serve"}
 
 
 def test_version_is_the_registrys():

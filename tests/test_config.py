@@ -1,4 +1,5 @@
-"""The settings table: one place for every environment variable, and the README's table matches it."""
+"""The settings table: one place for every environment variable, and the operators' page (docs/running.md)
+matches it."""
 import re
 from pathlib import Path
 
@@ -7,13 +8,13 @@ import pytest
 from registry.config import SETTINGS, SOURCE_KEYS, from_environment, setting
 from registry.ingest.sources import MODULES, load
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+RUNNING = Path(__file__).resolve().parents[1] / "docs" / "running.md"
 
 
-def readme_rows() -> dict:
-    """variable -> default cell, from every README table headed `environment variable`."""
+def documented_rows() -> dict:
+    """variable -> default cell, from every docs/running.md table headed `environment variable`."""
     rows, in_table = {}, False
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in RUNNING.read_text(encoding="utf-8").splitlines():
         if line.startswith("| environment variable |"):
             in_table = True
             continue
@@ -26,21 +27,21 @@ def readme_rows() -> dict:
     return rows
 
 
-def test_readme_lists_every_setting_with_its_default():
-    rows = readme_rows()
+def test_running_page_lists_every_setting_with_its_default():
+    rows = documented_rows()
     for s in SETTINGS:
-        assert s.env in rows, f"README has no row for {s.env}"
+        assert s.env in rows, f"docs/running.md has no row for {s.env}"
         assert rows[s.env] == ("unset" if s.default is None else f"`{s.default}`"), s.env
 
 
-def test_readme_lists_nothing_the_code_does_not_read():
+def test_running_page_lists_nothing_the_code_does_not_read():
     known = {s.env for s in SETTINGS} | set(SOURCE_KEYS) | {"REGISTRY_<SOURCE>_URL"}
-    assert set(readme_rows()) - known == set()
+    assert set(documented_rows()) - known == set()
 
 
 def test_every_source_key_is_documented():
     keys = {load(m).KEY_ENV for m in MODULES} - {None}
-    assert keys <= set(SOURCE_KEYS) <= set(readme_rows())
+    assert keys <= set(SOURCE_KEYS) <= set(documented_rows())
 
 
 @pytest.mark.parametrize("env, key, expected", [

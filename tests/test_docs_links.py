@@ -44,3 +44,29 @@ def test_anchor_rule(tmp_path, heading, anchor):
     page = tmp_path / "p.md"
     page.write_text(heading + "\n")
     assert anchors(page) == {anchor}
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def doc_links() -> list:
+    """Every relative link of the README, docs/ and the other READMEs: (page, target path, anchor)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "curation" / "README.md",
+             ROOT / "seeds" / "README.md"]
+    found = []
+    for page in pages:
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in LINK.findall(text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            found.append((page.relative_to(ROOT).as_posix(), path, anchor))
+    return found
+
+
+@pytest.mark.parametrize("page, path, anchor", doc_links())
+def test_a_docs_link_leads_somewhere(page, path, anchor):
+    target = (ROOT / page).parent / path if path else ROOT / page
+    assert target.exists(), f"{page} links {path}, which does not exist"
+    if anchor:
+        assert target.suffix == ".md" and anchor in anchors(target), f"{page} links {path}#{anchor}: no such heading"
