@@ -194,6 +194,15 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
     return 1 if any(not d.kept_because for d in found) else 0
 
 
+def _bring_to_today(path: str, doing: str) -> None:
+    """Decide today's lifecycles as the first request of the day would; a read-only copy is used as stored."""
+    try:
+        with writable(path) as conn:
+            refresh_if_stale(conn)
+    except (sqlite3.Error, StorageError) as exc:   # a read-only copy: what its writer decided
+        click.echo(f"Lifecycles not brought up to today ({exc}); {doing} them as stored.", err=True)
+
+
 @click.command("audit")
 @with_appcontext
 def audit_command():
@@ -206,11 +215,7 @@ def audit_command():
     """
     path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
     cur = read_curation(directory)
-    try:   # the lifecycles of today, as the first request of the day would decide them
-        with writable(path) as conn:
-            refresh_if_stale(conn)
-    except (sqlite3.Error, StorageError) as exc:   # a read-only copy: audit what its writer decided
-        click.echo(f"Lifecycles not brought up to today ({exc}); auditing them as stored.", err=True)
+    _bring_to_today(path, "auditing")
     conn = connect_ro(path)
     try:
         findings, gaps = audit(conn, cur, directory), known_gaps(conn)
@@ -237,11 +242,7 @@ def export_command(fmt, output):
     if not os.path.exists(path):
         click.echo(f"No registry at {path} (set REGISTRY_DB, or run `registry init-db` and a curation).", err=True)
         sys.exit(1)
-    try:   # the statuses of today, as the first request of the day would decide them
-        with writable(path) as conn:
-            refresh_if_stale(conn)
-    except (sqlite3.Error, StorageError) as exc:   # a read-only copy: export what its writer decided
-        click.echo(f"Lifecycles not brought up to today ({exc}); exporting them as stored.", err=True)
+    _bring_to_today(path, "exporting")
     conn = connect_ro(path)
     try:
         with export.snapshot(conn):

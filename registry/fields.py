@@ -24,6 +24,10 @@ STATUS_TEXT = {
     "deprecated": "announced for retirement; move off it before the shutdown day",
     "sunset": "shut down: requests to it fail",
 }
+# What a recorded change can be (docs/api-decisions.md#change-history): the API's kind filter, the feeds,
+# webhooks and registry/wording.py all read this one list.
+CHANGE_KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "deprecation_announced",
+                "shutdown_scheduled", "alias_added", "alias_removed", "latest_changed")
 # Where an identifier is served: an alias source's platform, and the hub for open weights
 # (docs/lifecycle.md#platforms). "official" is the provider's own API, the model's own lifecycle.
 OFFICIAL, HUB_PLATFORM = "official", "hub"

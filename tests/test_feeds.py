@@ -10,7 +10,7 @@ import pytest
 
 import fakes
 from helpers import DATA, assert_error
-from registry.merge.changes import KINDS
+from registry.fields import CHANGE_KINDS as KINDS
 
 SONNET_4 = "claude-sonnet-4-20250514"
 JSON_FEED_SCHEMA = json.loads((DATA / "jsonfeed-1.1.schema.json").read_text(encoding="utf-8"))

@@ -6,7 +6,7 @@ from flask import current_app, jsonify
 
 from ..queries import catalog, changes
 from ..web.connection import get_db, request_generation
-from ..merge.changes import KINDS
+from ..fields import CHANGE_KINDS as KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request
 from ..web import params

@@ -15,8 +15,6 @@ from ..fields import RETIRING
 from ..resolve.upgrade import upgrade_for
 from ..fields import COLUMNS, REMOVED
 
-KINDS = ("model_added", "model_removed", "field_changed", "status_changed", "deprecation_announced",
-         "shutdown_scheduled", "alias_added", "alias_removed", "latest_changed")
 # The source of a change the daily recompute made with no date to name (a sibling's status moved).
 LIFECYCLE = "lifecycle"
 # Fields whose change is recorded as field_changed (the dates have kinds of their own when they appear).

@@ -4,7 +4,7 @@ import json
 
 from .. import wording
 from ..queries import catalog, changes, schedule
-from ..merge.changes import KINDS
+from ..fields import CHANGE_KINDS as KINDS
 from ..lifecycle import days_left, today
 from ..resolve import as_watched
 from ..resolve.index import AliasRow, Match
