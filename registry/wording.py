@@ -18,6 +18,14 @@ def _value(value) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
+def _move(upgrade: str | None) -> str:
+    return f"; move to {upgrade}" if upgrade else ""
+
+
+def _was(old) -> str:
+    return f" (was {old})" if old else ""
+
+
 def _shown(value) -> str:
     return "none" if value is None else str(value)
 
@@ -30,8 +38,7 @@ def title(change: dict) -> str:
     has the title it stored: that is its words when its fields cannot be worded.
     """
     slug, kind, old, new = change["model_slug"], change["kind"], change["old"], change["new"]
-    upgrade = change.get("upgrade_slug")   # recorded only where the change retires the model
-    move = f"; move to {upgrade}" if upgrade else ""
+    move = _move(change.get("upgrade_slug"))   # recorded only where the change retires the model
     if kind == "model_added":
         return f"{slug}: added (listed by {change['source']})"
     if kind == "model_removed":
@@ -39,8 +46,7 @@ def title(change: dict) -> str:
     if kind == "deprecation_announced":
         return f"{slug}: deprecation announced for {new}{move}"
     if kind == "shutdown_scheduled":
-        moved = f" (was {old})" if old else ""
-        return f"{slug}: shutdown scheduled for {new}{moved}{move}"
+        return f"{slug}: shutdown scheduled for {new}{_was(old)}{move}"
     if kind == "status_changed":
         return f"{slug}: now {new} (was {old}){move if new in RETIRING else ''}"
     if kind == "alias_added":
@@ -48,8 +54,7 @@ def title(change: dict) -> str:
     if kind == "alias_removed":
         return f"{slug}: identifier {old} no longer listed"
     if kind == "latest_changed":
-        was = f" (was {old})" if old else ""
-        return f"{change['family_slug']}: latest is now {new}{was}" if new else \
+        return f"{change['family_slug']}: latest is now {new}{_was(old)}" if new else \
             f"{change['family_slug']}: no working model left (latest was {old})"
     if kind != "field_changed" or not change["field"]:
         return change.get("title") or f"{slug}: {_label(kind)}"
@@ -73,13 +78,12 @@ def summary(change: dict) -> str:
 
 def shutdown_upcoming(name: str, left: int, day: str, upgrade: str | None) -> str:
     """A webhook's title for a shutdown within its threshold: "gpt-4o: shuts down in 30 days (...)"."""
-    move = f"; move to {upgrade}" if upgrade else ""
-    return f"{name}: shuts down in {left} days ({day}){move}"
+    return f"{name}: shuts down in {left} days ({day}){_move(upgrade)}"
 
 
 def day_summary(label: str, kind: str, upgrade: str | None) -> str:
     """A calendar event's summary: "gpt-4o shuts down; move to gpt-5"."""
-    return f"{label} {DAY_MEANINGS[kind]}" + (f"; move to {upgrade}" if upgrade else "")
+    return f"{label} {DAY_MEANINGS[kind]}{_move(upgrade)}"
 
 
 def day_description(model: str, provider: str, kind: str, day: str, upgrade: str | None,
