@@ -158,7 +158,10 @@ CREATE TABLE IF NOT EXISTS search_docs (
     slug          TEXT NOT NULL,
     aliases       TEXT NOT NULL,
     family        TEXT NOT NULL,
-    squashed      TEXT NOT NULL
+    squashed      TEXT NOT NULL,
+    -- The tokens of the five columns as FTS5 reads them, columns apart (documents.words_text): a
+    -- candidate's names are checked for a word with LIKE, not by matching the whole index again.
+    words         TEXT NOT NULL
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
     display_name, slug, aliases, family, squashed,

@@ -53,6 +53,7 @@ def _fingerprint(*parts) -> str:
         digest.update(str(part).encode())
     digest.update(Path(__file__).read_bytes())
     digest.update(Path(bench_search.__file__).read_bytes())
+    digest.update(Path(documents.__file__).read_bytes())   # how the search documents are written
     digest.update(schema_sql().encode())
     return digest.hexdigest()[:12]
 

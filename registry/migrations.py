@@ -184,6 +184,9 @@ STEPS = [
     # Rows recorded before keep their stored title; every change is worded from its data when read.
     Step(11, "changes stored as data: a change's title is worded when it is read, no longer stored",
          _CHANGES_AS_DATA_V11),
+    # Derived data: the documents are rebuilt with their words (and the index optimized once).
+    Step(12, "search documents keep the words of their names, as the index reads them", None,
+         rebuild_search=True),
 ]
 
 

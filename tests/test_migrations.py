@@ -24,6 +24,7 @@ from registry import lifecycle as rules
 from registry.merge import changes, lifecycle
 from registry.merge.facts import replace_facts
 from registry.merge.recompute import recompute
+from registry.search import documents
 from registry.migrations import MigrationError, Step
 
 SEEDS = DATA.parent.parent / "seeds"
@@ -52,11 +53,22 @@ def first_release_statuses():
 
 @contextlib.contextmanager
 def first_release_merge():
-    """The merge as the first release wrote it: no capability set (step 10 added it)."""
+    """The merge as the first release wrote it: no capability set (step 10 added it), and search documents of
+    five columns (step 12 added their words), written here as that release's writer did."""
     from registry.merge import recompute as merge
     with mock.patch.object(merge, "COMPARED", tuple(c for c in merge.COMPARED if c != "capabilities")), \
-            mock.patch.object(merge, "write_capability_rows", lambda *args: None):
+            mock.patch.object(merge, "write_capability_rows", lambda *args: None), \
+            mock.patch.object(documents, "refresh", first_release_documents):
         yield
+
+
+def first_release_documents(conn, model_ids=None) -> None:
+    """The first release's search documents: the names of every model, no words column."""
+    conn.execute("DELETE FROM search_docs")
+    conn.execute(
+        "INSERT INTO search_docs (model_id, display_name, slug, aliases, family, squashed)"
+        " SELECT m.id, m.display_name, m.slug, coalesce((SELECT group_concat(alias, char(10)) FROM aliases"
+        " WHERE model_id = m.id), ''), f.name, '' FROM models m JOIN families f ON f.id = m.family_id")
 
 
 def build_v1_db(path, curation_dir, stamp=None):

@@ -16,7 +16,7 @@ from .. import fields
 from ..fields import RETIRING, sql_rank
 from ..queries.capabilities import capability_condition, filter_conditions
 from . import intent
-from .documents import squash
+from .documents import squash, words_pattern
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
@@ -153,17 +153,22 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
             where.append(condition[0])
             where_args += condition[1]
             continue
-        # Met by the model's data, or by the term's word in its names (among the ones holding the words).
-        alt = phrase(*term.names) + (f" AND ({text})" if words else "")
-        bound = "" if words else f" ORDER BY rowid DESC LIMIT {TERM_WINDOW}"    # the window term_ids read
-        where.append(f"({condition[0]} OR m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?{bound}))")
-        where_args += condition[1] + [alt]
+        # Met by the model's data, or by the term's word in its names: among the few holding the words, read
+        # in their documents' words (not by matching the index again); else in the window term_ids read.
+        if words:
+            where.append(f"({condition[0]} OR d.words LIKE ?)")
+            where_args += condition[1] + [words_pattern(*term.names)]
+        else:
+            where.append(f"({condition[0]} OR m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
+                         f" ORDER BY rowid DESC LIMIT {TERM_WINDOW}))")
+            where_args += condition[1] + [phrase(*term.names)]
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
     filtered = filter_conditions(filters)
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
-    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " WHERE " + " AND ".join(where + filtered.conditions)
+    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " JOIN search_docs d ON d.model_id = m.id"
+           + " WHERE " + " AND ".join(where + filtered.conditions)
            + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 

@@ -12,11 +12,31 @@ _AT_TAIL = re.compile(r"@.*$")
 # model (deepseek-r1:14b is a distill, not DeepSeek-R1), so it stays.
 _COLON_TAIL = re.compile(r"(?:-v?\d+)?:(?:\d+|[a-z]+)$", re.IGNORECASE)
 ALIAS_SEPARATOR = "\n"
+_TOKEN = re.compile(r"[^\W_]+")
+COLUMN_BREAK = " | "     # between the columns of a document's words: a phrase never runs from one into the next
 
 
 def squash(text: str) -> str:
     """Lowercase text with every non-alphanumeric character removed: 'GPT-4o' -> 'gpt4o'."""
     return _NON_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+def tokens(text: str) -> list:
+    """The words FTS5's unicode61 tokenizer reads in text: lowercase letter/digit runs, diacritics removed."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
+    return _TOKEN.findall(plain)
+
+
+def words_text(columns) -> str:
+    """The tokens of each column, space-separated and the columns apart, with a space at each end: what
+    `LIKE '% word %'` reads as FTS5 reads a document (docs/api-decisions.md#search)."""
+    return " " + COLUMN_BREAK.join(" ".join(tokens(column)) for column in columns) + " "
+
+
+def words_pattern(words, prefix: bool) -> str:
+    """The LIKE pattern a document's words_text matches when it holds the phrase of words (the last one as a
+    prefix when prefix), as the FTS5 phrase of the same words would."""
+    return "% " + " ".join(words) + ("%" if prefix else " %")
 
 
 def name_variants(name: str) -> list:
@@ -44,8 +64,9 @@ def squashed_names(names) -> list:
 
 def _document(row, aliases: list) -> tuple:
     names = [row["display_name"], row["slug"], *aliases]
-    return (row["id"], row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), row["family_name"],
-            " ".join(squashed_names(names)))
+    columns = (row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), row["family_name"],
+               " ".join(squashed_names(names)))
+    return (row["id"], *columns, words_text(columns))
 
 
 def refresh(conn, model_ids=None) -> None:
@@ -71,11 +92,16 @@ def refresh(conn, model_ids=None) -> None:
     docs = [_document(r, aliases.get(r["id"], [])) for r in rows]
     # Upsert, never INSERT OR REPLACE: a replace deletes without firing the FTS delete trigger.
     # An unchanged document is not rewritten, so a re-run leaves the FTS index untouched.
+    before = conn.total_changes
     conn.executemany(
-        "INSERT INTO search_docs (model_id, display_name, slug, aliases, family, squashed)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(model_id) DO UPDATE SET display_name = excluded.display_name,"
+        "INSERT INTO search_docs (model_id, display_name, slug, aliases, family, squashed, words)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(model_id) DO UPDATE SET display_name = excluded.display_name,"
         " slug = excluded.slug, aliases = excluded.aliases, family = excluded.family,"
-        " squashed = excluded.squashed"
+        " squashed = excluded.squashed, words = excluded.words"
         " WHERE (search_docs.display_name, search_docs.slug, search_docs.aliases, search_docs.family,"
-        " search_docs.squashed) IS NOT (excluded.display_name, excluded.slug, excluded.aliases,"
-        " excluded.family, excluded.squashed)", docs)
+        " search_docs.squashed, search_docs.words) IS NOT (excluded.display_name, excluded.slug, excluded.aliases,"
+        " excluded.family, excluded.squashed, excluded.words)", docs)
+    if conn.total_changes != before:
+        # One b-tree per term instead of one per write: a query reads each term's rows in one place
+        # (FTS5 'optimize'; about 1 s at 50k models, only when a document changed).
+        conn.execute("INSERT INTO search_fts(search_fts) VALUES ('optimize')")

@@ -1,0 +1,52 @@
+"""The search documents' words (documents.words_text) hold a phrase exactly when the FTS5 index finds it there:
+search checks a candidate's names for a term's word in them (candidates.word_rows) instead of matching the index
+again."""
+import sqlite3
+
+import pytest
+
+from registry.search.candidates import phrase
+from registry.search.documents import words_pattern, words_text
+
+COLUMNS = ("display_name", "slug", "aliases", "family", "squashed")
+
+
+def fts_and_words(document: tuple, words: tuple, prefix: bool) -> tuple[bool, bool]:
+    """(does the FTS5 phrase match the document, does the LIKE pattern match its words text)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute(f"CREATE VIRTUAL TABLE f USING fts5({', '.join(COLUMNS)}, tokenize='unicode61')")
+        conn.execute("INSERT INTO f VALUES (?, ?, ?, ?, ?)", document)
+        by_fts = conn.execute("SELECT count(*) FROM f WHERE f MATCH ?", (phrase(words, prefix),)).fetchone()[0]
+        by_words = conn.execute("SELECT ? LIKE ?", (words_text(document), words_pattern(words, prefix))).fetchone()[0]
+        return bool(by_fts), bool(by_words)
+    finally:
+        conn.close()
+
+
+CODER = ("Qwen: Qwen2.5 Coder 32B Instruct", "qwen2.5-coder-32b-instruct", "qwen/qwen2.5-coder-32b\nQwen2.5-Coder",
+         "Qwen2.5 Coder", "qwen25coder32binstruct qwen25coder")
+ACCENTED = ("Mistral: Ministral 3B Édition", "ministral-3b", "mistral_ministral-3b", "Ministral", "ministral3b")
+
+
+@pytest.mark.parametrize("document, words, prefix, held", [
+    (CODER, ("coder",), False, True),                  # a word of the display name
+    (CODER, ("code",), True, True),                    # a word's start, while typing
+    (CODER, ("code",), False, False),                  # not a whole word
+    (CODER, ("oder",), True, False),                   # a prefix starts a word, never inside one
+    (CODER, ("32b",), False, True),
+    (CODER, ("qwen2", "5"), False, True),              # "Qwen2.5": two tokens, one phrase
+    (CODER, ("2", "5"), False, False),
+    (CODER, ("5", "coder"), False, True),
+    (CODER, ("instruct", "qwen"), False, False),       # a phrase never runs from one column into the next
+    (CODER, ("32b", "qwen2"), False, True),            # the aliases are one column: from one alias into the next
+    (CODER, ("instruct", "qwen"), True, False),
+    (CODER, ("qwen25coder",), False, True),            # a squashed name is a word of its own column
+    (CODER, ("qwen25",), True, True),
+    (ACCENTED, ("edition",), False, True),             # diacritics go, as unicode61 drops them
+    (ACCENTED, ("mistral",), False, True),             # "_" parts words
+    (ACCENTED, ("3b", "edition"), False, True),
+    (ACCENTED, ("ministral", "3b"), False, True),
+])
+def test_words_hold_a_phrase_exactly_when_the_index_does(document, words, prefix, held):
+    assert fts_and_words(document, words, prefix) == (held, held)
