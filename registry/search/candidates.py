@@ -145,6 +145,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     else:
         where, where_args = ["m.id IN (SELECT value FROM json_each(?))"], [json.dumps(term_ids(conn, terms))]
     met, met_args = [], []
+    reads_words = False          # a term's word is looked for in the documents' words (joined only then)
     for term in terms:
         condition = term_condition(term)
         if condition is None:
@@ -157,6 +158,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         # in their documents' words (not by matching the index again); else in the window term_ids read.
         if words:
             where.append(f"({condition[0]} OR d.words LIKE ?)")
+            reads_words = True
             where_args += condition[1] + [words_pattern(*term.names)]
         else:
             where.append(f"({condition[0]} OR m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
@@ -167,9 +169,9 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     filtered = filter_conditions(filters)
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
-    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + " JOIN search_docs d ON d.model_id = m.id"
-           + " WHERE " + " AND ".join(where + filtered.conditions)
-           + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
+    documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
+    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + documents + " WHERE "
+           + " AND ".join(where + filtered.conditions) + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
 
