@@ -184,6 +184,16 @@ def test_queries_that_find_nothing(client, q, expected):
     assert slugs(client, q) == expected
 
 
+@pytest.mark.parametrize("q, retired", [
+    ("instant chat model", "claude-instant-1-2"),     # only a shut-down model holds "instant"
+    ("chat instant", "claude-instant-1-2"),
+])
+def test_a_word_only_retired_models_hold_does_not_put_them_first(client, q, retired):
+    found = results(client, q)
+    assert found[0]["status"] in ("active", "latest"), [(r["slug"], r["status"]) for r in found]
+    assert retired in [r["slug"] for r in found]      # still listed, after the working ones
+
+
 def test_a_line_that_meets_no_intent_is_kept(client):
     # No Claude is open weights: the words name a line, so the line is shown rather than nothing.
     assert set(slugs(client, "open source claude")) == set(slugs(client, "claude"))

@@ -35,9 +35,9 @@ quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricte
 """
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..fields import STATUS_RANK
+from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
 from .candidates import quote
 from .documents import ALIAS_SEPARATOR, squash
@@ -137,20 +137,38 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         query.plan.terms = query.plan.of(intent.PROVIDER)
         query.corrected = True
         found = _ranked(conn, query, filters, limit)
-    if not found and query.plan.terms and query.plan.text:
-        # Nothing has both the words and what the query asks for. Words that name no line ("content
-        # moderation") are let go; when every word names one ("claude for coding"), the terms are.
-        # An id or a number ("gpt-99 embedding") is never let go.
-        kept = [w for w in query.plan.text if not w.isalpha() or w.lower() in words.lines]
-        if len(kept) < len(query.plan.text):
-            query.plan.text = kept
-            query.words = [_WORD_PART.findall(w.lower()) for w in kept]
-        else:
-            query.plan.terms = []
-        query.corrected = True
-        found = _ranked(conn, query, filters, limit)
+    if query.plan.terms and query.plan.text and (not found or _only_retired_by_words(found)):
+        # Nothing has both the words and what the query asks for, or only retired models have them
+        # ("embeddings for search": code-search-ada-*): read again without what held it back.
+        loose = _loosened(query, words.lines)
+        again = _ranked(conn, loose, filters, limit)
+        if not found:
+            found = again
+        elif again and again[0][1]["status"] in WORKING:
+            shown = {row["id"] for _, row in again}
+            found = again + [item for item in found if item[1]["id"] not in shown]
     top = found[:limit]
     return [result(row, value) for value, row in top]
+
+
+def _only_retired_by_words(found: list) -> bool:
+    """Did the query find only models that are not working, none of them by a name it typed?"""
+    return (found[0][0] <= WORDS_WEIGHTS["top"]
+            and not any(row["status"] in WORKING for _, row in found))
+
+
+def _loosened(query: _Query, lines: set) -> _Query:
+    """The query without what keeps it from a working answer: its words that name no line ("content
+    moderation"); when every word names one ("claude for coding"), its terms. An id or a number ("gpt-99
+    embedding") is never let go. A loosened query never counts as naming a model exactly."""
+    text = list(query.plan.text)
+    kept = [w for w in text if not w.isalpha() or w.lower() in lines]
+    plan = intent.Plan(terms=list(query.plan.terms), text=text, last_is_text=query.plan.last_is_text)
+    if len(kept) < len(text):
+        plan.text = kept
+    else:
+        plan.terms = []
+    return replace(query, plan=plan, words=[_WORD_PART.findall(w.lower()) for w in plan.text], corrected=True)
 
 
 def _read(q: str, providers: dict, corrected: bool = False) -> _Query:
