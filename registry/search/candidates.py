@@ -166,8 +166,12 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
             where_args += condition[1] + [phrase(*term.names)]
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
+    # A size typed as a number ("llama 405b") is in the names of the model it means, not only in its data.
+    sizes = [words_pattern(*t.names) for t in terms if t.kind == intent.SIZE and t.names
+             and intent.SIZE_WORD.match(t.said)]
+    reads_words = reads_words or bool(sizes)
     filtered = filter_conditions(filters)
-    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line)
+    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
     sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + documents + " WHERE "
@@ -176,9 +180,10 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
 
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
-                 line: str | None) -> tuple[str, list]:
+                 line: str | None, sizes: list) -> tuple[str, list]:
     """The words match score as a SQL expression (ranking.py's docstring says it in words); line: the word that
-    should start the model's name, family or provider (the query's first name or provider word)."""
+    should start the model's name, family or provider (the query's first name or provider word); sizes: the
+    LIKE patterns of the sizes the query typed, which the model's names should hold."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
         parts.append(f"- {penalties['word_only']} * (NOT ({' AND '.join(met)}))")
@@ -193,6 +198,9 @@ def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_
         owned = " AND ".join("(m.display_name || ' ' || m.slug) LIKE ?" for _ in words)
         parts.append(f"- {penalties['not_own']} * (NOT ({owned}))")
         args += ["%" + "%".join(parts_) + "%" for parts_ in words]
+    if sizes:
+        parts.append(f"- {penalties['size_unnamed']} * (NOT ({' AND '.join('d.words LIKE ?' for _ in sizes)}))")
+        args += sizes
     return " ".join(parts), args
 
 

@@ -25,7 +25,9 @@ best score:
               0.45, less 0.12 when the query's first name or provider word does not start the
               model's name, family or provider, 0.06 when a word is only in its aliases or family, 0.03 per status step
               below working (deprecated, sunset), 0.02 when a term is met only by its word, 0.01
-              for a special type (embedding, image, ...) no word asked for.
+              for a special type (embedding, image, ...) no word asked for, 0.025 when a size typed
+              as a number ("405b") is not in its names (a model named with the size a person typed
+              comes before one whose data only is near it, working before retired still).
 
 Ties go by status (latest, active, deprecated, sunset), then the largest context window when the query
 asks for a long one, then the newest release, then slug. A query whose words find nothing has its
@@ -55,7 +57,7 @@ NAME_FLOOR = 0.3                  # a name match lowered for status may fall bel
 PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
 # The words match (5): its top score, and what it loses per shortfall (candidates.word_ids computes it in SQL).
 WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
-                 "special": 0.01}
+                 "special": 0.01, "size_unnamed": 0.025}
 STATUS_ORDER = {status: i for i, status in enumerate(STATUS_RANK)}
 
 _WORD_PART = re.compile(r"[^\W_]+")
@@ -139,9 +141,12 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         found = _ranked(conn, query, filters, limit)
     if query.plan.terms and query.plan.text and (not found or _only_retired_by_words(found)):
         # Nothing has both the words and what the query asks for, or only retired models have them
-        # ("embeddings for search": code-search-ada-*): read again without what held it back.
+        # ("embeddings for search": code-search-ada-*): read again without what held it back. For the
+        # latter, only when no word names a line or a number: a query of what it asks for and stray words.
+        # A line's name ("gemma 1 3b flash") or what a query asks for ("ministral 8 405b") is never let go.
         loose = _loosened(query, words.lines)
-        again = _ranked(conn, loose, filters, limit)
+        again = _ranked(conn, loose, filters, limit) if not found or (loose.plan.terms and not loose.plan.text) \
+            else []
         if not found:
             found = again
         elif again and again[0][1]["status"] in WORKING:
