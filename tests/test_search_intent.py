@@ -94,6 +94,18 @@ def test_words_and_sizes_are_read(q, expected):
     assert terms(q) == expected
 
 
+@pytest.mark.parametrize("q, either", [
+    ("reranker for rag", ("search", "embedding")),               # no model is both: either
+    ("speech translation", ("audio_generation", "speech_to_text", "realtime", "chat")),
+    ("audio transcription", None),                                # one type is both: speech to text
+    ("embedding", None),
+    ("openai embedding", None),
+])
+def test_tasks_no_one_type_is_ask_for_either(q, either):
+    plan = intent.either_type(intent.parse(q, PROVIDERS))
+    assert (plan and [t.value for t in plan.of(intent.TYPE)]) == ([either] if either else None)
+
+
 @pytest.mark.parametrize("q, text", [
     ("gpt-realtime", ["gpt-realtime"]),          # a hyphenated id stays a name
     ("claude 3.5 sonnet thinking", ["claude", "3.5", "sonnet"]),

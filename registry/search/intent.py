@@ -61,7 +61,8 @@ INTENT_WORDS = (
     IntentWords(("under", "below", "less than", "at most", "smaller than"), BOUND, "max"),
     IntentWords(("latest", "newest", "new", "current", "recent"), RECENT),
     IntentWords(("reasoning", "reasoner", "thinking", "think"), CAPABILITY, ("reasoning", True), "prefix"),
-    IntentWords(("image input", "image understanding", "vision", "visual", "multimodal", "vlm"), CAPABILITY,
+    IntentWords(("image input", "image understanding", "image to text", "image captioning", "image analysis",
+                 "vision", "visual", "multimodal", "vlm"), CAPABILITY,
                 ("vision", True), "prefix"),
     IntentWords(("function calling", "tool calling", "tool use", "tool", "agentic"), CAPABILITY,
                 ("tool_calling", True), "prefix"),
@@ -193,6 +194,18 @@ def parse(q: str, providers: dict | None = None) -> "Plan":
     if not plan.terms and not plan.text:
         plan.text = words
     return plan
+
+
+def either_type(plan: Plan) -> Plan | None:
+    """The plan asking for either of its tasks, when no one type is all of them ("reranker for rag", "speech
+    translation"); None when they share a type ("audio transcription") or there are fewer than two."""
+    tasks = plan.of(TYPE)
+    if len(tasks) < 2 or set.intersection(*(set(t.value) for t in tasks)):
+        return None
+    either = tuple(dict.fromkeys(v for t in tasks for v in t.value))
+    joined = Term(TYPE, either, " ".join(t.said for t in tasks), tasks[0].names)
+    terms = [joined if t is tasks[0] else t for t in plan.terms if t is tasks[0] or t.kind != TYPE]
+    return Plan(terms=terms, text=list(plan.text), last_is_text=plan.last_is_text)
 
 
 def _term(row: IntentWords, said: str, span: list) -> Term:

@@ -134,6 +134,11 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         if fixed is not None:
             query = _read(fixed, words.providers, corrected=True)
             found = _ranked(conn, query, filters, limit)
+    either = intent.either_type(query.plan) if not found else None
+    if either is not None:
+        # Tasks no one model is ("reranker for rag"): models that are either, each by its data or its word.
+        query = replace(query, plan=either, corrected=True)
+        found = _ranked(conn, query, filters, limit)
     if not found and query.plan.intent_only and len(query.plan.terms) > 1 and query.plan.of(intent.PROVIDER):
         # A provider with nothing of what else was asked ("coding model from anthropic"): its models, then.
         query.plan.terms = query.plan.of(intent.PROVIDER)
