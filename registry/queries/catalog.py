@@ -105,8 +105,13 @@ _SORTS = {
 JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
-def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
-    """One page of models matching filters, and the total count."""
+def run_count(db):
+    """count(sql, args): run a count(*) query on db (list_models' default; the app keeps them per generation)."""
+    return lambda sql, args: db.execute(sql, args).fetchone()[0]
+
+
+def list_models(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[list, int]:
+    """One page of models matching filters, and the total count (by count(sql, args), default run_count(db))."""
     where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
     where.equal("f.is_open_source", filters.get("open_source"))
     joined = bool(where)     # every condition so far reads the family or the provider
@@ -127,7 +132,7 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = where.sql()
-    total = db.execute("SELECT count(*)" + source + clause, where.args).fetchone()[0]
+    total = (count or run_count(db))("SELECT count(*)" + source + clause, where.args)
     offset = (page - 1) * per_page
     if offset >= total:
         return [], total
