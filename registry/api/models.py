@@ -45,8 +45,9 @@ def list_models():
 @bp.get("/models/<slug>")
 def get_model(slug):
     row = get_or_404("Model", catalog.model_by_slug, slug)
-    upgrade = upgrade_for(get_db(), row) if row["status"] in RETIRING else None
-    return jsonify(catalog.model_detail(get_db(), row)), lifecycle_headers(row, upgrade)
+    model = catalog.model_detail(get_db(), row)
+    upgrade = catalog.platform_upgrade(model) if row["status"] in RETIRING else None
+    return jsonify(model), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/upgrade")

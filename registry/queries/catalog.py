@@ -3,7 +3,7 @@ import json
 
 from .capabilities import capability_set, filter_conditions
 from .where import Where
-from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS, sql_rank
+from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -230,6 +230,15 @@ def detail(row, aliases, platforms, successor, target) -> dict:
         "platforms": [platform_dict(r) for r in platforms],
     })
     return model
+
+
+def platform_upgrade(model: dict, platform: str = OFFICIAL) -> dict | None:
+    """The upgrade a model's answer (model_detail) names on a platform ({slug, display_name, status}), or None:
+    what resolve.upgrade_for reads from the same platform_lifecycles row, without reading it again."""
+    for lifecycle in model["platforms"]:
+        if lifecycle["platform"] == platform:
+            return lifecycle["upgrade"]
+    return None
 
 
 def points_to(db, row) -> dict | None:
