@@ -74,3 +74,31 @@ def test_a_write_shows_in_the_total(uncached):
     conn.close()
     after = client.get("/api/v1/models?provider=meta").get_json()["pagination"]["total"]
     assert after == before - 1
+
+
+def model_reads_by_id(app) -> list:
+    """The full-row reads of a model by id (catalog.model_row) the app's connection of this thread runs from now on."""
+    seen = []
+    thread_connection(app.config["DATABASE"]).set_trace_callback(
+        lambda sql: seen.append(sql) if "WHERE m.id = " in sql else None)
+    return seen
+
+
+@pytest.mark.parametrize("identifiers", [
+    ["claude-sonnet-4-20250514", "claude-3-sonnet-20240229", "claude-sonnet-4-20250514"],   # one upgrade, shared
+    ["claude-3-5-sonnet-20241022", "claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929"],   # and a latest
+])
+def test_an_upgrade_is_read_once_per_generation(uncached, identifiers):
+    client = uncached.test_client()
+    first = [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers]
+    upgrades = {a["upgrade"]["slug"] for a in first if a["upgrade"]}
+    seen = model_reads_by_id(uncached)
+    answers = [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers]
+    assert answers == first and upgrades == {"claude-sonnet-4-5-20250929"}
+    assert seen == []   # every upgrade was read by the first round
+    conn = connect_rw(uncached.config["DATABASE"])
+    with transaction(conn):
+        bump_generation(conn)
+    conn.close()
+    assert [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers] == answers
+    assert len(seen) == len(upgrades)   # a new generation reads each once again

@@ -1,8 +1,10 @@
 """Answers to read queries kept per process for one data generation (docs/api-decisions.md#per-request-path).
 
-Some parts of an answer cost more than the rest and change only when the data does: the total of
+Some parts of an answer are the same for many requests and change only when the data does: the total of
 /models under a set of filters is one count over up to every model, the same for every page of that
-list, and the same until an ingest, a curation run or the daily status recompute bumps the generation.
+list; the upgrade a resolve answer names is one of few models (a family's models share theirs), read
+with its aliases for every identifier of the family. Both stay the same until an ingest, a curation run
+or the daily status recompute bumps the generation.
 A memo holds such values for the generation the request read (web/connection.py request_generation)
 and forgets them all when a request reads a newer one. Bounded, so a client cannot grow it with
 distinct filters; safe across threads.
@@ -57,6 +59,13 @@ def counter(db):
     return count
 
 
+def keeping(kind: str, compute):
+    """compute(key) for this request, kept for the data generation it read under (kind, key)."""
+    memo = current_app.extensions[EXTENSION]
+    generation, path = request_generation(), current_app.config["DATABASE"]
+    return lambda key: memo.get(generation, (path, kind, key), lambda: compute(key))
+
+
 def init_app(app) -> None:
-    """Give app its memo of counts."""
+    """Give app its memo (counts and upgrade targets share one bound)."""
     app.extensions[EXTENSION] = GenerationMemo()
