@@ -7,7 +7,7 @@ from ..queries import catalog
 from ..fields import HUB_PLATFORM, OFFICIAL
 from .cache import alias_index
 from .index import Match
-from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_aliases, upgrade_for
+from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_alias_for, upgrade_aliases, upgrade_for
 
 _HUB_HOSTS = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf.co/")
 
@@ -65,12 +65,14 @@ def answer_match(db, q: str, match: Match, target=None) -> Resolution:
     lifecycles = {r["platform"]: r for r in catalog.platform_lifecycles(db, row["id"])}
     platform = platform_of(q, match.row, lifecycles)
     lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
-    upgrade = aliases = None
-    if lifecycle["upgrade_id"]:
-        upgrade, aliases = target(lifecycle["upgrade_id"]) if target else upgrade_target(db, lifecycle["upgrade_id"])
-    chosen = kept = None
+    upgrade = chosen = kept = None
+    if lifecycle["upgrade_id"] and target is not None:
+        upgrade, aliases = target(lifecycle["upgrade_id"])   # upgrade_alias_for, its aliases already read
+        chosen = pick_upgrade_alias(match.row, aliases, query=q) if upgrade is not None else None
+    elif lifecycle["upgrade_id"]:
+        upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"])
+        chosen = upgrade_alias_for(db, match.row, upgrade, query=q) if upgrade is not None else None
     if upgrade is not None:
-        chosen = pick_upgrade_alias(match.row, aliases, query=q)
         kept = format_kept(match.row, chosen, upgrade, query=q)
     return Resolution(match, row, platform, lifecycle, upgrade, chosen, kept)
 
