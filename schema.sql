@@ -74,8 +74,10 @@ CREATE TABLE IF NOT EXISTS models (
     capabilities          TEXT        -- JSON: the normalized capabilities some source states (merge/capabilities.py)
 );
 CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
--- A family's models of one status (its latest: the provider page) without reading every model of the family.
-CREATE INDEX IF NOT EXISTS models_family_status ON models(family_id, status);
+-- A family's models of one status (its latest: the provider page) without reading every model of the family,
+-- newest first: a page of /models?provider=...&status=... sorts these index entries, not the models' wide rows
+-- (queries.list_models).
+CREATE INDEX IF NOT EXISTS models_family_status_release ON models(family_id, status, release_date DESC, slug);
 -- A family's models by release without a sort (the family page and timeline, queries.family_models).
 CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);
 CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);

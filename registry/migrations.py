@@ -187,6 +187,12 @@ STEPS = [
     # Derived data: the documents are rebuilt with their words (and the index optimized once).
     Step(12, "search documents keep the words of their names, as the index reads them", None,
          rebuild_search=True),
+    # The old index is a prefix of the new one: every query it served, the new one serves.
+    Step(13, "index a family's models of one status by release (a page of a provider's models of one status "
+             "without reading their rows)",
+         "DROP INDEX IF EXISTS models_family_status;\n"
+         "CREATE INDEX IF NOT EXISTS models_family_status_release"
+         " ON models(family_id, status, release_date DESC, slug);"),
 ]
 
 

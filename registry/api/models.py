@@ -3,6 +3,7 @@ from flask import jsonify
 
 from ..queries import catalog
 from ..web.connection import get_db
+from ..web import generation_memo
 from ..fields import RETIRING, STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
@@ -35,7 +36,8 @@ def list_models():
     sort = params.choice("sort", ("release_date", "parameter_count"), default="release_date")
     page = params.integer("page", default=1, minimum=1, maximum=10**6)
     per_page = params.integer("per_page", default=50, minimum=1, maximum=MAX_PER_PAGE)
-    models, total = catalog.list_models(get_db(), filters, sort, page, per_page)
+    db = get_db()
+    models, total = catalog.list_models(db, filters, sort, page, per_page, count=generation_memo.counter(db))
     return jsonify({"models": models, "pagination": {
         "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
 
@@ -43,8 +45,9 @@ def list_models():
 @bp.get("/models/<slug>")
 def get_model(slug):
     row = get_or_404("Model", catalog.model_by_slug, slug)
-    upgrade = upgrade_for(get_db(), row) if row["status"] in RETIRING else None
-    return jsonify(catalog.model_detail(get_db(), row)), lifecycle_headers(row, upgrade)
+    model = catalog.model_detail(get_db(), row)
+    upgrade = catalog.platform_upgrade(model) if row["status"] in RETIRING else None
+    return jsonify(model), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/upgrade")

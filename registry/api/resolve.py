@@ -1,11 +1,13 @@
 """GET /resolve: any identifier string to its model, with a format-preserving upgrade."""
+from functools import partial
+
 from flask import current_app, jsonify
 
 from ..web.connection import get_db, request_generation
 from ..web.errors import ApiError
-from ..resolve import resolve_identifier
+from ..resolve import resolve_identifier, upgrade_target
 from ..resolve.answers import resolve_answer
-from ..web import params
+from ..web import generation_memo, params
 from . import bp
 from .signals import lifecycle_headers
 
@@ -13,7 +15,9 @@ from .signals import lifecycle_headers
 @bp.get("/resolve")
 def resolve():
     q = params.query_text()
-    found = resolve_identifier(get_db(), current_app.config["DATABASE"], request_generation(), q)
+    db = get_db()
+    target = generation_memo.keeping("upgrade target", partial(upgrade_target, db))
+    found = resolve_identifier(db, current_app.config["DATABASE"], request_generation(), q, target)
     if found is None:
         raise ApiError(404, "not_found", f"No model matches '{q}'.")
     return jsonify(resolve_answer(found)), lifecycle_headers(found.lifecycle, found.upgrade)

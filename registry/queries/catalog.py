@@ -3,7 +3,7 @@ import json
 
 from .capabilities import capability_set, filter_conditions
 from .where import Where
-from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, PLATFORM_NAMES, PLATFORMS, sql_rank
+from ..fields import ALIAS_SOURCES, COLUMNS, LIST_DATES_AND_SIZES, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 MODEL_SELECT = f"""
 SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
@@ -27,16 +27,39 @@ FROM families f JOIN providers p ON p.id = f.provider_id
 """
 
 
+# A list's rows hold only what a Model in a list shows: the wide columns (metadata, capabilities) stay on disk.
+_SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
+_SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
+    "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
+MODEL_LIST_SELECT = f"""
+SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
+       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name, f.is_open_source
+FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+"""
+_BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
+
+
 def model_summary(row) -> dict:
     """A Model object as in lists (spec: Model without the single-model-only fields)."""
-    model = {
-        "slug": row["slug"], "display_name": row["display_name"], "version": row["version"],
-        "status": row["status"], "model_type": row["model_type"],
-        "family": {"slug": row["family_slug"], "name": row["family_name"]},
-        "provider": {"slug": row["provider_slug"], "name": row["provider_name"]},
-    }
-    model.update((name, row[name]) for name in LIST_DATES_AND_SIZES)
-    model["is_open_source"] = bool(row["is_open_source"])
+    return _summary(row, _BY_NAME)
+
+
+def model_summaries(cursor) -> list:
+    """The Model object of every row of a cursor over MODEL_LIST_SELECT (or MODEL_SELECT)."""
+    # Read by position: a sqlite3.Row finds a name by comparing it with each column's, per field and row,
+    # which was half of a 50-model page's Python.
+    at = {d[0]: i for i, d in enumerate(cursor.description)}
+    places = {name: at[name] for name in _SUMMARY_COLUMNS}
+    return [_summary(row, places) for row in cursor]
+
+
+def _summary(row, at: dict) -> dict:
+    model = {name: row[at[name]] for name in _SUMMARY_OWN}
+    model["family"] = {"slug": row[at["family_slug"]], "name": row[at["family_name"]]}
+    model["provider"] = {"slug": row[at["provider_slug"]], "name": row[at["provider_name"]]}
+    for name in LIST_DATES_AND_SIZES:
+        model[name] = row[at[name]]
+    model["is_open_source"] = bool(row[at["is_open_source"]])
     return model
 
 
@@ -105,8 +128,13 @@ _SORTS = {
 JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
-def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple[list, int]:
-    """One page of models matching filters, and the total count."""
+def run_count(db):
+    """count(sql, args): run a count(*) query on db (list_models' default; the app keeps them per generation)."""
+    return lambda sql, args: db.execute(sql, args).fetchone()[0]
+
+
+def list_models(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[list, int]:
+    """One page of models matching filters, and the total count (by count(sql, args), default run_count(db))."""
     where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
     where.equal("f.is_open_source", filters.get("open_source"))
     joined = bool(where)     # every condition so far reads the family or the provider
@@ -127,7 +155,7 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = where.sql()
-    total = db.execute("SELECT count(*)" + source + clause, where.args).fetchone()[0]
+    total = (count or run_count(db))("SELECT count(*)" + source + clause, where.args)
     offset = (page - 1) * per_page
     if offset >= total:
         return [], total
@@ -140,9 +168,9 @@ def list_models(db, filters: dict, sort: str, page: int, per_page: int) -> tuple
         clause = where.sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
     page_ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
-    rows = db.execute(MODEL_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
-                      where.args + [per_page, offset]).fetchall()
-    return [model_summary(r) for r in rows], total
+    rows = db.execute(MODEL_LIST_SELECT + f" WHERE m.id IN ({page_ids}) ORDER BY {_SORTS[sort]}",
+                      where.args + [per_page, offset])
+    return model_summaries(rows), total
 
 
 def _few(db, matching: int, needed: int) -> bool:
@@ -202,6 +230,15 @@ def detail(row, aliases, platforms, successor, target) -> dict:
         "platforms": [platform_dict(r) for r in platforms],
     })
     return model
+
+
+def platform_upgrade(model: dict, platform: str = OFFICIAL) -> dict | None:
+    """The upgrade a model's answer (model_detail) names on a platform ({slug, display_name, status}), or None:
+    what resolve.upgrade_for reads from the same platform_lifecycles row, without reading it again."""
+    for lifecycle in model["platforms"]:
+        if lifecycle["platform"] == platform:
+            return lifecycle["upgrade"]
+    return None
 
 
 def points_to(db, row) -> dict | None:

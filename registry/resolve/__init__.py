@@ -7,7 +7,7 @@ from ..queries import catalog
 from ..fields import HUB_PLATFORM, OFFICIAL
 from .cache import alias_index
 from .index import Match
-from .upgrade import FormatKept, format_kept, upgrade_alias_for, upgrade_for
+from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_alias_for, upgrade_aliases, upgrade_for
 
 _HUB_HOSTS = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf.co/")
 
@@ -44,24 +44,35 @@ def platform_of(q: str, matched, lifecycles: dict) -> str:
     return matched.source
 
 
-def resolve_identifier(db, path: str, generation: int | None, q: str) -> Resolution | None:
+def resolve_identifier(db, path: str, generation: int | None, q: str, target=None) -> Resolution | None:
     """Resolve any identifier string to its model and its platform's lifecycle and format-keeping
-    upgrade; None if nothing matches."""
+    upgrade; None if nothing matches. target: as answer_match takes it."""
     match = alias_index(db, path, generation).match(q)
-    return None if match is None else answer_match(db, q, match)
+    return None if match is None else answer_match(db, q, match, target)
 
 
-def answer_match(db, q: str, match: Match) -> Resolution:
+def upgrade_target(db, model_id: int) -> tuple:
+    """(full row, alias rows) of a model that is an upgrade: all an answer reads of it."""
+    row = catalog.model_row(db, model_id=model_id)
+    return row, (upgrade_aliases(db, row) if row is not None else [])
+
+
+def answer_match(db, q: str, match: Match, target=None) -> Resolution:
     """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
-    webhooks of a watched id alike)."""
+    webhooks of a watched id alike). target(model_id): upgrade_target of a model, read from db when not
+    given (the API keeps them per data generation: a family's models share one upgrade)."""
     row = catalog.model_row(db, slug=match.row.model_slug)
     lifecycles = {r["platform"]: r for r in catalog.platform_lifecycles(db, row["id"])}
     platform = platform_of(q, match.row, lifecycles)
     lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
-    upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"]) if lifecycle["upgrade_id"] else None
-    chosen = kept = None
+    upgrade = chosen = kept = None
+    if lifecycle["upgrade_id"] and target is not None:
+        upgrade, aliases = target(lifecycle["upgrade_id"])   # upgrade_alias_for, its aliases already read
+        chosen = pick_upgrade_alias(match.row, aliases, query=q) if upgrade is not None else None
+    elif lifecycle["upgrade_id"]:
+        upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"])
+        chosen = upgrade_alias_for(db, match.row, upgrade, query=q) if upgrade is not None else None
     if upgrade is not None:
-        chosen = upgrade_alias_for(db, match.row, upgrade, query=q)
         kept = format_kept(match.row, chosen, upgrade, query=q)
     return Resolution(match, row, platform, lifecycle, upgrade, chosen, kept)
 
@@ -87,4 +98,5 @@ def _unknown(row) -> dict:
             "upgrade_slug": None, "upgrade_name": None, "upgrade_status": None}
 
 
-__all__ = ["Resolution", "answer_match", "as_watched", "platform_of", "resolve_identifier", "upgrade_for"]
+__all__ = ["Resolution", "answer_match", "as_watched", "platform_of", "resolve_identifier", "upgrade_for",
+           "upgrade_target"]

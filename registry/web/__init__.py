@@ -3,7 +3,8 @@
 install(app) registers the hooks in the order they run; Flask runs before_request hooks in
 registration order and after_request hooks in reverse, so this one list is the whole story.
 """
-from . import errors, front, hardening, http_cache, lifecycle_clock, limits, openapi, request_body, response_cache
+from . import (errors, front, generation_memo, hardening, http_cache, lifecycle_clock, limits, openapi, request_body,
+               response_cache)
 
 SYNC_CHECKS_KEPT = 1024   # far more than the app's hooks, views and handlers
 
@@ -30,6 +31,8 @@ def install(app) -> None:
     http_cache.init_app(app)
     # The data generation read before the view computes; the answer is marked to be kept.
     response_cache.init_app(app)
+    # Counts that change only with the data (the total of a /models list), kept per generation.
+    generation_memo.init_app(app)
     # Undecodable query strings are refused before any view reads request.args. A kept answer
     # skips this: its raw query string is part of its key and passed this check when it was kept.
     hardening.init_query_check(app)

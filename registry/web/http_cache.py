@@ -18,7 +18,8 @@ def cache_headers(response):
         return response
     response.headers["Cache-Control"] = PUBLIC
     response.add_etag()
-    if not_modified(req.environ, response.get_etag()[0]):
+    # The ETag is read back (a header parse) only for a client that sent If-None-Match.
+    if "HTTP_IF_NONE_MATCH" in req.environ and not_modified(req.environ, response.get_etag()[0]):
         response.status_code = 304   # werkzeug then sends no body and drops Content-Type/Length
     return response
 

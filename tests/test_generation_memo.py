@@ -1,0 +1,104 @@
+"""Counts kept per data generation (registry/web/generation_memo.py): the same answers, computed once per generation."""
+import pytest
+
+from registry import create_app
+from registry.db import bump_generation, connect_rw, transaction
+from registry.web.connection import close_thread_connections, thread_connection
+from registry.web.generation_memo import GenerationMemo
+
+
+@pytest.mark.parametrize("asks, computed", [
+    ([(1, "a"), (1, "a")], [(1, "a")]),                          # kept for its generation
+    ([(1, "a"), (1, "b"), (1, "a")], [(1, "a"), (1, "b")]),      # one entry per key
+    ([(1, "a"), (2, "a"), (2, "a")], [(1, "a"), (2, "a")]),      # a newer generation forgets the old
+    ([(2, "a"), (1, "a"), (1, "a"), (2, "a")], [(2, "a"), (1, "a"), (1, "a")]),   # an older one is not kept
+])
+def test_computed_once_per_generation_and_key(asks, computed):
+    memo, calls = GenerationMemo(), []
+    for generation, key in asks:
+        value = memo.get(generation, key, lambda g=generation, k=key: calls.append((g, k)) or f"{k}@{g}")
+        assert value == f"{key}@{generation}"
+    assert calls == computed
+
+
+@pytest.mark.parametrize("keys, kept", [
+    (["a", "b"], ["a", "b"]),
+    (["a", "b", "c"], ["b", "c"]),          # the least recently used goes
+    (["a", "b", "a", "c"], ["a", "c"]),     # a read makes it recent
+])
+def test_bounded(keys, kept):
+    memo = GenerationMemo(max_entries=2)
+    for key in keys:
+        memo.get(1, key, lambda k=key: k)
+    assert list(memo.entries) == kept
+
+
+@pytest.fixture
+def uncached(tmp_path, app):
+    """The app over its database with the response cache off: every /models answer is computed."""
+    app = create_app({**app.config, "RESPONSE_CACHE_BYTES": 0, "DATA_RECHECK_MS": 0})
+    yield app
+    close_thread_connections()
+
+
+def count_queries(app) -> list:
+    """The count(*) statements the app's connection of this thread runs from now on."""
+    seen = []
+    thread_connection(app.config["DATABASE"]).set_trace_callback(
+        lambda sql: seen.append(sql) if sql.startswith("SELECT count(*)") else None)
+    return seen
+
+
+@pytest.mark.parametrize("urls, counts", [
+    (["/api/v1/models?provider=meta", "/api/v1/models?provider=meta&page=2"], 1),   # every page, one total
+    (["/api/v1/models?provider=meta", "/api/v1/models?provider=openai"], 2),
+    (["/api/v1/models?status=deprecated", "/api/v1/models?status=deprecated&per_page=5",
+      "/api/v1/models?status=latest"], 2),
+])
+def test_a_lists_total_is_counted_once_per_generation(uncached, urls, counts):
+    client = uncached.test_client()
+    seen = count_queries(uncached)
+    for url in urls:
+        assert client.get(url).status_code == 200
+    assert len(seen) == counts
+
+
+def test_a_write_shows_in_the_total(uncached):
+    client = uncached.test_client()
+    before = client.get("/api/v1/models?provider=meta").get_json()["pagination"]["total"]
+    conn = connect_rw(uncached.config["DATABASE"])
+    with transaction(conn):
+        conn.execute("DELETE FROM models WHERE id = (SELECT m.id FROM models m JOIN families f ON f.id = m.family_id"
+                     " JOIN providers p ON p.id = f.provider_id WHERE p.slug = 'meta' LIMIT 1)")
+        bump_generation(conn)
+    conn.close()
+    after = client.get("/api/v1/models?provider=meta").get_json()["pagination"]["total"]
+    assert after == before - 1
+
+
+def model_reads_by_id(app) -> list:
+    """The full-row reads of a model by id (catalog.model_row) the app's connection of this thread runs from now on."""
+    seen = []
+    thread_connection(app.config["DATABASE"]).set_trace_callback(
+        lambda sql: seen.append(sql) if "WHERE m.id = " in sql else None)
+    return seen
+
+
+@pytest.mark.parametrize("identifiers", [
+    ["claude-sonnet-4-20250514", "claude-3-sonnet-20240229", "claude-sonnet-4-20250514"],   # one upgrade, shared
+    ["claude-3-5-sonnet-20241022", "claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929"],   # and a latest
+])
+def test_an_upgrade_is_read_once_per_generation(uncached, identifiers):
+    client = uncached.test_client()
+    first = [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers]
+    upgrades = {a["upgrade"]["slug"] for a in first if a["upgrade"]}
+    seen = model_reads_by_id(uncached)
+    answers = [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers]
+    assert answers == first and upgrades == {"claude-sonnet-4-5-20250929"}
+    assert seen == []   # every upgrade was read by the first round
+    conn = connect_rw(uncached.config["DATABASE"])
+    with transaction(conn):
+        bump_generation(conn)
+    conn.close()
+    assert [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers] == answers
+    assert len(seen) == len(upgrades)   # a new generation reads each once again
