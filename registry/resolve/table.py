@@ -121,7 +121,7 @@ def _fields(r) -> tuple:
 
 def _copy(s: str | None) -> str | None:
     """A new string equal to s. A value read while building would keep its memory block where the
-    build's short-lived objects were, and with it a whole allocator arena (docs/performance.md#memory)."""
+    build's short-lived objects were, and with it a whole allocator arena (docs/running.md#memory)."""
     return None if s is None else s.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
 
 
