@@ -10,6 +10,8 @@ _cache = {}   # db path -> (generation, AliasIndex)
 
 ROWS_SQL = ("SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status, m.parameter_count"
             " FROM aliases a JOIN models m ON m.id = a.model_id")
+# a model's rows one after another: the index keeps its facts once (table.py _Models)
+INDEX_SQL = ROWS_SQL + " ORDER BY a.model_id"
 
 
 def load_rows(db) -> list:
@@ -46,7 +48,7 @@ def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
         db.execute("BEGIN")
         try:
             current = generation(db)
-            index = AliasIndex(db.execute(ROWS_SQL))   # streamed: no list of every row
+            index = AliasIndex(db.execute(INDEX_SQL))   # streamed: no list of every row
         finally:
             db.execute("COMMIT")
         _cache[path] = (current, index)

@@ -41,18 +41,32 @@ class Strings:
     """Many short strings kept as one string and the offsets between them (a str object costs ~50
     bytes on top of its text; a 30-character alias would take three times its size)."""
 
-    def __init__(self, items: Iterable[str]):
-        offsets = array("I", [0])
-        chunks, part, end = [], [], 0
-        for s in items:
-            part.append(s)
-            end += len(s)
-            offsets.append(end)
-            if len(part) == _CHUNK:
-                chunks.append("".join(part))
-                part = []
-        chunks.append("".join(part))
-        self.text = "".join(chunks)
+    class Builder:
+        """Strings added one at a time (joined a few thousand at a time: no list of them all)."""
+
+        def __init__(self):
+            self.offsets = array("I", [0])
+            self.chunks, self.part, self.end = [], [], 0
+
+        def add(self, s: str) -> None:
+            self.part.append(s)
+            self.end += len(s)
+            self.offsets.append(self.end)
+            if len(self.part) == _CHUNK:
+                self.chunks.append("".join(self.part))
+                self.part = []
+
+        def build(self) -> "Strings":
+            self.chunks.append("".join(self.part))
+            return Strings((), text="".join(self.chunks), offsets=self.offsets)
+
+    def __init__(self, items: Iterable[str], text: str = "", offsets: array | None = None):
+        if offsets is None:
+            built = Strings.Builder()
+            for s in items:
+                built.add(s)
+            text, offsets = "".join(built.chunks + ["".join(built.part)]), built.offsets
+        self.text = text
         self.offsets = offsets
 
     def __getitem__(self, i: int) -> str:
@@ -144,23 +158,45 @@ class _Names:
 class _Models:
     """The facts of each model, once: slug, release date, status and parameter count as columns (no
     object per model), and its rank in the tie-break order (not sunset, newest, slug:
-    docs/api-decisions.md#resolve)."""
+    docs/api-decisions.md#resolve). Filled as the rows are read: a model whose rows come one after
+    another (the index's query orders them so) is one entry; one seen again later is a second, equal
+    entry (the same rank, so the same answers)."""
 
-    def __init__(self, facts: list[tuple], statuses: list):
-        self.slugs = Strings(f[0] for f in facts)
-        self.dates = Strings(f[1] or "" for f in facts)
-        self.dated = array("B", (f[1] is not None for f in facts))     # '' and None are both kept as given
-        self.status = array("B", (f[2] for f in facts))
+    def __init__(self):
+        self._slugs, self._dates = Strings.Builder(), Strings.Builder()
+        self.dated, self.status, self.params = array("B"), array("B"), array("q")
+        self._last = None
+
+    def add(self, slug: str, date: str | None, status: int, params: int | None) -> int:
+        """The number of the model with these facts (a new one unless the previous row's)."""
+        facts = (slug, date, status, params)
+        if facts != self._last:
+            self._last = facts
+            self._slugs.add(slug)
+            self._dates.add(date or "")
+            self.dated.append(date is not None)          # '' and None are both kept as given
+            self.status.append(status)
+            self.params.append(_NO_COUNT if params is None else params)
+        return len(self.status) - 1
+
+    def finish(self, statuses: list) -> None:
+        """Close the columns and rank the models."""
+        self.slugs, self.dates = self._slugs.build(), self._dates.build()
+        del self._slugs, self._dates, self._last
         self.status_names = statuses
-        self.params = array("q", (_NO_COUNT if f[3] is None else f[3] for f in facts))
-        ranks = {d: date_rank(d) for d in {f[1] for f in facts}}
-
-        def order(f: tuple) -> tuple:
-            return (statuses[f[2]] == "sunset", ranks[f[1]], f[0])
-        self.rank = array("i", bytes(4 * len(facts)))
+        count = len(self.status)
+        ranks = {d: date_rank(d) for d in set(self.dates)}
+        # (not sunset, newest) as one small number per model: no tuple per model while sorting
+        order_of = sorted({(statuses[self.status[m]] == "sunset", ranks[self.dates[m]]) for m in range(count)})
+        code = {key: i for i, key in enumerate(order_of)}
+        codes = array("i", (code[(statuses[self.status[m]] == "sunset", ranks[self.dates[m]])] for m in range(count)))
+        del ranks, order_of, code
+        order = sorted(range(count), key=self.slugs.__getitem__)
+        order.sort(key=codes.__getitem__)                 # stable: by slug within one (sunset, date)
+        self.rank = array("i", bytes(4 * count))
         rank, last = -1, None
-        for m in sorted(range(len(facts)), key=lambda m: order(facts[m])):
-            key = order(facts[m])
+        for m in order:
+            key = (codes[m], self.slugs[m])
             if key != last:        # equal keys, equal ranks: the next tie-breaks decide as before
                 rank, last = rank + 1, key
             self.rank[m] = rank
@@ -175,33 +211,29 @@ class _Models:
 
 def _read(rows: Iterable) -> tuple:
     """One pass over the rows: (aliases, their forms' first-seen numbers (-1: normalizes to nothing),
-    the forms, sources, source names, models, model facts, status names, positions)."""
+    the forms, sources, source names, models, the models' facts, positions)."""
     form_of: dict[str, int] = {}
-    facts: dict[tuple, int] = {}     # (slug, date, status code, params) -> model number
     forms, sources, models, positions = array("i"), array("B"), array("i"), array("i")
     source_code, status_code = _Names(), _Names()
-
-    def texts():
-        for r in rows:
-            alias, source, slug, position, date, status, params = _fields(r)
-            n = normalize(alias)
-            forms.append(form_of.setdefault(n, len(form_of)) if n else -1)
-            sources.append(source_code(source))
-            models.append(facts.setdefault((slug, date, status_code(status), params), len(facts)))
-            positions.append(position)
-            yield alias
-    aliases = Strings(texts())
-    return (aliases, forms, form_of, sources, source_code.names(), models, list(facts), status_code.names(),
-            positions)
+    facts = _Models()
+    aliases = Strings.Builder()
+    for r in rows:
+        alias, source, slug, position, date, status, params = _fields(r)
+        n = normalize(alias)
+        forms.append(form_of.setdefault(n, len(form_of)) if n else -1)
+        sources.append(source_code(source))
+        models.append(facts.add(slug, date, status_code(status), params))
+        positions.append(position)
+        aliases.add(alias)
+    facts.finish(status_code.names())
+    return aliases.build(), forms, form_of, sources, source_code.names(), models, facts, positions
 
 
 class AliasTable:
     """Every alias as a row number, grouped by normalized form; forms numbered by length."""
 
     def __init__(self, rows: Iterable):
-        given, forms, form_of, sources, self.source_names, models, facts, statuses, positions = _read(rows)
-        self.models = _Models(facts, statuses)
-        del facts
+        given, forms, form_of, sources, self.source_names, models, self.models, positions = _read(rows)
         # the distinct normalized forms by length (the substring stage scans them in that order)
         self.keys = Strings(sorted(form_of, key=lambda k: (len(k), k)))
         number = array("i", bytes(4 * len(form_of)))                       # first-seen number -> sorted one
