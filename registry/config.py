@@ -90,8 +90,10 @@ SETTINGS = (
             "bytes a request body may have; a larger one is refused with 413 before it is read",
             "MAX_CONTENT_LENGTH"),
     # Rendered public answers kept per process until the data changes (registry/web/response_cache.py).
-    # 32 MiB: a model's page is ~7 KB against ~1 KB of JSON, and a thousand of each must fit.
-    Setting("REGISTRY_RESPONSE_CACHE_BYTES", "33554432", _count,
+    # 24 MiB of real size (body, key, headers: registry/web/response_cache.py cost): a model's page takes
+    # ~8 KB against ~2 KB for a JSON answer, and a thousand of each must fit, twice over; more would put
+    # a 50k-model worker past 150 MB (docs/running.md#memory).
+    Setting("REGISTRY_RESPONSE_CACHE_BYTES", "25165824", _count,
             "bytes of rendered public answers kept per process; `0` turns it off", "RESPONSE_CACHE_BYTES"),
     # How long a process trusts the data generation it last read (registry/web/connection.py): reading
     # it from SQLite on every cached answer cost a fifth of the request and let other threads in.

@@ -155,9 +155,9 @@ def main() -> int:
     t0 = time.perf_counter()
     index = AliasIndex(rows)
     build = time.perf_counter() - t0
-    print(f"index build: {build:.2f} s ({len(index.norm)} normalized keys, "
+    print(f"index build: {build:.2f} s ({len(index.table.keys)} normalized keys, "
           f"{len(index.loose)} loose keys, {len(index.forms)} form keys, "
-          f"{len(index.substring.postings)} grams)")
+          f"{len(index.substring.grams)} grams)")
     qs = queries(rows, rng, args.queries)
     for q in qs["exact"][:200]:      # warm-up
         index.match(q)

@@ -52,7 +52,7 @@ def test_every_source_key_is_documented():
     ({"ADMIN_API_KEY": " a, b ,"}, "ADMIN_API_KEYS", ["a", "b"]),
     ({}, "ADMIN_API_KEYS", []),
     ({"TRUSTED_PROXIES": "2"}, "TRUSTED_PROXIES", 2),
-    ({}, "RESPONSE_CACHE_BYTES", 32 * 1024 * 1024),
+    ({}, "RESPONSE_CACHE_BYTES", 24 * 1024 * 1024),
     ({"RATELIMIT_PUBLIC": ""}, "RATELIMIT_PUBLIC", "100/minute"),
     ({}, "RATELIMIT_STORAGE_TIMEOUT_MS", 250),
     ({"RATELIMIT_STORAGE_TIMEOUT_MS": "50"}, "RATELIMIT_STORAGE_TIMEOUT_MS", 50),

@@ -1,9 +1,12 @@
 """Rendered public answers are reused until the data generation changes, and never bypass the limiter."""
+import gc
+import tracemalloc
+
 import pytest
 
 from registry import create_app
 from registry.queries import catalog
-from registry.web.response_cache import ResponseCache
+from registry.web.response_cache import MAX_COMMON, ResponseCache
 
 
 @pytest.fixture
@@ -82,18 +85,47 @@ def test_zero_bytes_turns_it_off(app, counted):
     assert len(counted) == 2
 
 
+UNIT = ResponseCache(1).cost("a", b"x" * 4, (), "")   # what one 4-byte answer under a one-letter key holds
+
+
 @pytest.mark.parametrize("puts,max_bytes,kept", [
-    ([("a", b"x" * 4), ("b", b"y" * 4)], 8, ["a", "b"]),
-    ([("a", b"x" * 4), ("b", b"y" * 4), ("c", b"z" * 4)], 8, ["b", "c"]),   # least recently used goes
-    ([("a", b"x" * 9)], 8, []),                                             # bigger than the bound
-    ([("a", b"x" * 4), ("a", b"y" * 6)], 8, ["a"]),                          # replaced, size recounted
+    ([("a", b"x" * 4), ("b", b"y" * 4)], 2 * UNIT, ["a", "b"]),
+    ([("a", b"x" * 4), ("b", b"y" * 4), ("c", b"z" * 4)], 2 * UNIT, ["b", "c"]),   # least recently used goes
+    ([("a", b"x" * 9)], 8, []),                                                     # bigger than the bound
+    ([("a", b"x" * 4), ("a", b"y" * 6)], 2 * UNIT, ["a"]),                          # replaced, size recounted
+    ([("a", b"x" * 4), ("b", b"y" * 4)], 2 * UNIT - 1, ["b"]),                     # the objects count too
 ])
 def test_lru_bound(puts, max_bytes, kept):
     cache = ResponseCache(max_bytes)
     for key, body in puts:
         cache.put(key, 1, body)
     assert list(cache.entries) == kept
-    assert cache.size == sum(len(cache.entries[k][1]) for k in kept) <= max_bytes
+    assert cache.size == sum(cache.cost(k, cache.entries[k][1], (), "") for k in kept) <= max_bytes
+
+
+@pytest.mark.parametrize("body_bytes", [300, 2000, 8000])
+def test_budget_bounds_the_memory_entries_really_take(body_bytes):
+    """The byte budget bounds what the kept answers take in memory (tracemalloc), not only their bodies:
+    small JSON answers would otherwise take twice the budget."""
+    budget = 4 * 1024 * 1024
+    cache = ResponseCache(budget)
+    for i in range(MAX_COMMON):   # the table of shared values is full (bounded apart from the budget)
+        cache.shared(("Vary", f"v{i}"))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(2 * budget // body_bytes):
+            key = ("http", "localhost", "", f"/api/v1/models/model-{i}", b"")
+            headers = (("Content-Type", "application/json"), ("Content-Length", str(body_bytes)),
+                       ("ETag", f'"{i:040x}"'))
+            cache.put(tuple(map(cache.shared, key)), 1, bytes(body_bytes) + str(i).encode(),
+                      tuple(map(cache.shared, headers)), etag=f"{i:040x}")
+        taken = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert cache.size <= budget
+    assert taken <= budget * 1.15   # (and the interpreter's free lists of tuples)
 
 
 def test_other_generation_is_a_miss():

@@ -8,20 +8,24 @@ _lock = threading.Lock()
 _cache = {}   # db path -> (generation, AliasIndex)
 
 
+ROWS_SQL = ("SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status, m.parameter_count"
+            " FROM aliases a JOIN models m ON m.id = a.model_id")
+# a model's rows one after another: the index keeps its facts once (table.py _Models)
+INDEX_SQL = ROWS_SQL + " ORDER BY a.model_id"
+
+
 def load_rows(db) -> list:
-    """Every alias with the facts resolve needs for tie-breaks (and the model's parameter count).
+    """Every alias with the facts resolve needs for tie-breaks (and the model's parameter count), as
+    AliasRows (the audit and the benchmarks; the index itself reads the rows as tuples, one at a time).
 
     A model's slug, date, status and parameter count, and the four sources, repeat on every alias row:
-    each distinct value is kept once (sqlite3 makes a new object per row), which keeps the per-process
-    index small.
+    each distinct value is kept once (sqlite3 makes a new object per row).
     """
     shared = {}
     one = lambda value: shared.setdefault(value, value)   # noqa: E731
     return [AliasRow(alias=r[0], source=one(r[1]), model_slug=one(r[2]), position=r[3], release_date=one(r[4]),
                      status=one(r[5]), params=one(r[6]))
-            for r in db.execute(
-                "SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status, m.parameter_count"
-                " FROM aliases a JOIN models m ON m.id = a.model_id")]
+            for r in db.execute(ROWS_SQL)]
 
 
 def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
@@ -44,7 +48,7 @@ def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
         db.execute("BEGIN")
         try:
             current = generation(db)
-            index = AliasIndex(load_rows(db))
+            index = AliasIndex(db.execute(INDEX_SQL))   # streamed: no list of every row
         finally:
             db.execute("COMMIT")
         _cache[path] = (current, index)

@@ -22,27 +22,16 @@ postings (of q's rarest 4-gram) and looks up q's own spans in a dict.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable
 
 from .normalize import drop_revision, guess_source, loose_key, normalize, pins
 from .platform_forms import FormIndex, same_size
 from .substring import SubstringIndex
+from .table import AliasRow, AliasTable, HashedIds
 
 CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5, "typo": 0.5}
-
-
-@dataclass(frozen=True, slots=True)   # slots: one index holds a row per alias (200k at 50k models)
-class AliasRow:
-    alias: str
-    source: str
-    model_slug: str
-    position: int              # 0 = primary alias of that source for the model
-    release_date: str | None   # the model's, for tie-breaks
-    status: str                # the model's: active / latest / deprecated / sunset
-    params: int | None = None  # the model's parameter count, when the registry knows it
+__all__ = ["AliasIndex", "AliasRow", "CONFIDENCE", "Match"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,20 +39,6 @@ class Match:
     row: AliasRow
     stage: str                 # "exact" | "normalized" | "substring"
     confidence: float
-
-
-@lru_cache(maxsize=65536)
-def _date_rank(d: str | None) -> tuple[int, int]:
-    """Sort key putting the newest date first and None last ('2025-04' counts as 2025-04-00)."""
-    if not d:
-        return (1, 0)
-    nums = [int(x) for x in re.findall(r"\d+", d)[:3]] + [0, 0, 0]
-    return (0, -(nums[0] * 10000 + nums[1] * 100 + nums[2]))
-
-
-def _static_key(r: AliasRow) -> tuple:
-    return (r.status == "sunset", _date_rank(r.release_date), r.model_slug, r.source,
-            r.position, r.alias)
 
 
 class _ExactView:
@@ -80,103 +55,102 @@ class _ExactView:
 
 
 class AliasIndex:
-    """The three stages' lookup structures over a list of AliasRows (one per worker process).
+    """The three stages' lookup structures over AliasRows or 7-tuples (one index per worker process).
 
-    Memory matters (a 50k-model registry has ~200k aliases): buckets hold the rows themselves
-    (tuples: nearly all hold one row), tie-break keys are computed for the few candidates a query
-    meets, the exact stage looks in the bucket of q's normalized form (an alias and q normalize
-    alike when equal), the loose stage maps to the normalized keys of `norm`, and postings are
-    int arrays.
+    Memory matters (a 50k-model registry has ~185k aliases): the rows are columns of an AliasTable
+    (table.py: no object per alias), a row is made only for the candidates a query weighs, the exact
+    stage looks among the rows of q's normalized form (an alias and q normalize alike when equal), the
+    loose stage maps loose keys to normalized forms by hash, and postings are one int array.
     """
 
-    def __init__(self, rows: Iterable[AliasRow]):
-        self.norm: dict[str, tuple[AliasRow, ...]] = {}
-        self.loose: dict[str, tuple[str, ...]] = {}    # loose key -> the normalized keys that have it
-        self.unnormalized: dict[str, tuple[AliasRow, ...]] = {}   # aliases normalize() empties
-        self.size = 0
-        for r in rows:
-            self.size += 1
-            n = normalize(r.alias)
-            if not n:
-                self.unnormalized[r.alias] = self.unnormalized.get(r.alias, ()) + (r,)
-                continue
-            if n == r.alias:   # already normal: keep one string, not two equal ones
-                n = r.alias
-            bucket = self.norm.get(n)
-            if bucket is None:
-                lk = loose_key(n)
-                if lk:
-                    lk = n if lk == n else lk
-                    self.loose[lk] = self.loose.get(lk, ()) + (n,)
-            self.norm[n] = (bucket or ()) + (r,)
+    def __init__(self, rows: Iterable):
+        table = self.table = AliasTable(rows)
+        # loose key -> the normalized forms that have it (checked on use: hashes may collide)
+        self.loose = HashedIds((lk, i) for i, n in enumerate(table.keys) if (lk := loose_key(n)))
         self.exact = _ExactView(self)
-        self.substring = SubstringIndex(self.norm)
-        self.forms = FormIndex(self.substring.keys)
+        self.substring = SubstringIndex(table)
+        self.forms = FormIndex(table.keys)
 
     def exact_rows(self, q: str, n: str | None = None) -> tuple[AliasRow, ...]:
         """The rows whose alias is exactly q (n: normalize(q), when the caller has it)."""
-        n = normalize(q) if n is None else n
-        if not n:
-            return self.unnormalized.get(q, ())
-        return tuple(r for r in self.norm.get(n, ()) if r.alias == q)
+        return tuple(map(self.table.row, self._exact(q, normalize(q) if n is None else n)))
 
-    def _loose_rows(self, lk: str, want: set) -> list[AliasRow]:
+    def _exact(self, q: str, n: str) -> list[int]:
+        if not n:
+            return list(self.table.unnormalized.get(q, ()))
+        i = self.table.find(n)
+        return [] if i < 0 else [r for r in self.table.rows_of(i) if self.table.alias(r) == q]
+
+    def _loose_rows(self, lk: str, want: set) -> list[int]:
         """Rows whose normalized alias has loose key lk and every pin in want."""
-        return [r for n in self.loose.get(lk, ()) if want <= set(pins(n)) for r in self.norm[n]]
+        keys = self.table.keys
+        return [r for i in self.loose.get(lk) if loose_key(keys[i]) == lk and want <= set(pins(keys[i]))
+                for r in self.table.rows_of(i)]
+
+    def _rows(self, forms: Iterable[int]) -> list[int]:
+        return [r for i in forms for r in self.table.rows_of(i)]
 
     def __len__(self) -> int:
-        return self.size
+        return len(self.table)
 
     # -- stages -------------------------------------------------------------------------
     def match(self, q: str) -> Match | None:
         if not q:
             return None
+        found = self._match(q)
+        return None if found is None else Match(self.table.row(found[0]), found[1], CONFIDENCE[found[1]])
+
+    def _match(self, q: str) -> tuple[int, str] | None:
+        """(the row, its stage) q matches, or None."""
+        table = self.table
         guess = guess_source(q)
         n = normalize(q)
-        entries = self.exact_rows(q, n)
+        entries = self._exact(q, n)
         if entries:
-            return Match(_best(entries, guess), "exact", CONFIDENCE["exact"])
+            return self._best(entries, guess), "exact"
         if not n:
             return None
+        i = table.find(n)
         if n.isalpha():
             # A bare word ('claude', 'grok', 'embedding') names a product, a tier or a kind, not a model:
             # it matches only an alias that is that word (any case, any prefix), else at the substring
             # stage; never an alias that normalization reduced to it ('anthropic.claude-v2:1').
-            same = [r for r in self.norm.get(n, ()) if not any(c.isdigit() for c in r.alias)]
+            same = [r for r in (table.rows_of(i) if i >= 0 else ())
+                    if not any(c.isdigit() for c in table.alias(r))]
             if same:
-                return Match(_best(same, guess), "normalized", CONFIDENCE["normalized"])
-            row = self.substring.match(n, guess, _static_key, self.forms.names_another)
-            return Match(row, "substring", CONFIDENCE["substring"]) if row is not None else None
+                return self._best(same, guess), "normalized"
+            row = self.substring.match(n, guess, self.forms.names_another)
+            return (row, "substring") if row is not None else None
         lk = loose_key(n)
         want = set(pins(n))
         loose = self._loose_rows(lk, want)
         if not loose and guess == "cloud-b" and drop_revision(lk) != lk:
             loose = self._loose_rows(drop_revision(lk), want)
-        entries = self.norm.get(n)
-        if entries:
-            row = _best(entries, guess)
+        if i >= 0:
+            row = self._best(table.rows_of(i), guess)
             # keep the query's format: an alias of the guessed source *of the same model*
             # that matches loosely ('vertex_ai/claude-3-7-sonnet' -> 'claude-3-7-sonnet@...')
-            if row.source != guess:
-                same = [r for r in loose if r.model_slug == row.model_slug and r.source == guess]
-                row = _best(same, guess) if same else row
-            return Match(row, "normalized", CONFIDENCE["normalized"])
+            if table.source_of(row) != guess:
+                slug = table.slug(row)
+                same = [r for r in loose if table.slug(r) == slug and table.source_of(r) == guess]
+                row = self._best(same, guess) if same else row
+            return row, "normalized"
         if loose:
-            return Match(_best(loose, guess), "normalized", CONFIDENCE["normalized"])
-        forms = [r for a in self.forms.lookup(n) for r in self.norm[a]]
+            return self._best(loose, guess), "normalized"
+        forms = self._rows(self.forms.lookup(n))
         if not forms:
             # Ollama's 'deepseek-v3.1:671b': a size on a model named without one, which the
             # registry knows has that many parameters
-            aliases, size = self.forms.without_size(n)
-            forms = [r for a in aliases for r in self.norm[a] if r.params and same_size(r.params, size)]
+            numbers, size = self.forms.without_size(n)
+            forms = [r for r in self._rows(numbers) if table.params(r) and same_size(table.params(r), size)]
         if forms:
-            return Match(_best(forms, guess), "normalized", CONFIDENCE["normalized"])
-        row = self.substring.match(n, guess, _static_key, self.forms.names_another)
+            return self._best(forms, guess), "normalized"
+        row = self.substring.match(n, guess, self.forms.names_another)
         if row is not None:
-            return Match(row, "substring", CONFIDENCE["substring"])
-        typo = [r for a in self.forms.typo(n) for r in self.norm[a]]
-        return Match(_best(typo, guess), "typo", CONFIDENCE["typo"]) if typo else None
+            return row, "substring"
+        typo = self._rows(self.forms.typo(n))
+        return (self._best(typo, guess), "typo") if typo else None
 
-
-def _best(entries: list[AliasRow], guess: str | None) -> AliasRow:
-    return min(entries, key=lambda r: (r.source != guess,) + _static_key(r))
+    def _best(self, rows: Iterable[int], guess: str | None) -> int:
+        table = self.table
+        return min(rows, key=lambda r: (table.source_of(r) != guess,) + table.static_key(r))

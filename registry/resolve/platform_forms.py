@@ -22,11 +22,10 @@ stem(tokens)      -> the leading word tokens ('gpt', 'gpt oss', 'llama'): a plat
 from __future__ import annotations
 
 import re
-from array import array
-from bisect import bisect_left
 from functools import lru_cache
 
 from .normalize import pin_free, pins
+from .table import HashedIds
 
 DROPPED_WORDS = frozenset({"instruct", "chat", "hf", "it"})  # chat-only platforms drop them ('-it': Gemma)
 ADDED_WORDS = frozenset({"turbo", "versatile", "instant", "specdec", "preview", "basic", "fast"})
@@ -147,27 +146,21 @@ def _pins_and_rest(tokens: list[str]) -> tuple[set, list[str]]:
 class FormIndex:
     """form key -> the normalized aliases that have it; stem -> the platform words its aliases use.
 
-    A 50k-model registry has ~50k form keys: they are kept as one sorted array of 64-bit ints,
-    39 bits of the key's hash above the position of its alias in `keys` (8 bytes a key instead
-    of ~110 in a dict of strings, and no peak of tuples while building). A hash collision is
-    harmless: candidates are checked against the key itself.
+    A 50k-model registry has ~50k form keys: they map to the numbers of their normalized aliases in
+    `keys` through a HashedIds (8 bytes a key instead of ~110 in a dict of strings, and no peak of
+    tuples while building). A hash collision is harmless: candidates are checked against the key
+    itself. Lookups answer numbers of normalized aliases (positions in `keys`).
     """
 
-    def __init__(self, keys: list[str]):
-        self.keys = keys                              # the distinct normalized aliases
+    def __init__(self, keys):
+        self.keys = keys                              # the distinct normalized aliases (a sequence)
         self.names: dict[str, set] = {}
         self.words: dict[str, set] = {}              # stem -> every word its aliases use
         self.near: dict[str, tuple[str, ...]] = {}   # a word, and each word minus one letter -> words
-        packed = []                                   # (39 bits of the key's hash, position)
-        for i, n in enumerate(keys):
-            key = self._add(n)
-            if key:
-                packed.append(_hash39(key) << _POSITION_BITS | i)
-        packed.sort()
-        self.packed = array("q", packed)
+        self.held = HashedIds((key, i) for i, n in enumerate(keys) if (key := self._add(n)))
 
     def __len__(self) -> int:
-        return len(self.packed)
+        return len(self.held)
 
     def _add(self, n: str) -> str:
         """Record one normalized alias's stem words and typo neighbours; return its form key."""
@@ -185,16 +178,8 @@ class FormIndex:
                     self.near[d] = self.near.get(d, ()) + (w,)
         return key
 
-    def _held(self, key: str):
-        """The normalized aliases whose form key may be key (same hash)."""
-        h = _hash39(key)
-        i = bisect_left(self.packed, h << _POSITION_BITS)
-        while i < len(self.packed) and self.packed[i] >> _POSITION_BITS == h:
-            yield self.keys[self.packed[i] & _POSITION_MASK]
-            i += 1
-
-    def without_size(self, n: str) -> tuple[list[str], float]:
-        """(the normalized aliases q matches once its one size token is dropped, that size in
+    def without_size(self, n: str) -> tuple[list[int], float]:
+        """(the numbers of the normalized aliases q matches once its one size token is dropped, that size in
         parameters); ([], 0) when q does not hold exactly one size."""
         tokens = split(n)
         tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
@@ -224,16 +209,16 @@ class FormIndex:
                 return True
         return False
 
-    def lookup(self, n: str) -> list[str]:
-        """The normalized aliases q (normalized: n) matches in form, with every pin of q."""
+    def lookup(self, n: str) -> list[int]:
+        """The numbers of the normalized aliases q (normalized: n) matches in form, with every pin of q."""
         tokens = split(n)
         tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
         want, rest = _pins_and_rest(tokens)
         key = form_key(rest)
         return self._with_pins(key, want) if key else []
 
-    def typo(self, n: str) -> list[str]:
-        """The normalized aliases q matches in form once one word of q is corrected (one letter
+    def typo(self, n: str) -> list[int]:
+        """The numbers of the normalized aliases q matches in form once one word of q is corrected (one letter
         added, dropped, changed or two swapped, in a word of >= TYPO_MIN letters; numbers never)."""
         tokens = split(n)
         tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
@@ -253,24 +238,16 @@ class FormIndex:
         seen = {w for d in {t} | _deletions(t) for w in self.near.get(d, ())}
         return {w for w in seen if _one_edit(t, w)}
 
-    def _with_pins(self, key: str, want: set) -> list[str]:
+    def _with_pins(self, key: str, want: set) -> list[int]:
         # every pin of q; the aliases pinned exactly as q first ('DeepSeek-R1-Turbo' is
         # DeepSeek-R1, not its snapshot DeepSeek-R1-0528)
         found = []
-        for a in self._held(key):
-            pinned, rest = _pins_and_rest(_alias_tokens(split(a)))
+        for i in self.held.get(key):
+            pinned, rest = _pins_and_rest(_alias_tokens(split(self.keys[i])))
             if want <= pinned and form_key(rest) == key:
-                found.append((pinned, a))
+                found.append((pinned, i))
         same = [a for p, a in found if p == want]
         return same or [a for _, a in found]
-
-
-_POSITION_BITS = 24                      # up to 16M distinct normalized aliases
-_POSITION_MASK = (1 << _POSITION_BITS) - 1
-
-
-def _hash39(key: str) -> int:
-    return hash(key) & ((1 << 39) - 1)
 
 
 def _deletions(w: str) -> set[str]:

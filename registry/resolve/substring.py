@@ -86,36 +86,48 @@ def best_occurrence(longer: str, shorter: str) -> bool | None:
 
 
 class SubstringIndex:
-    """4-gram postings over the distinct normalized aliases, sorted by length."""
+    """4-gram postings over the distinct normalized aliases (the table's forms, sorted by length).
 
-    def __init__(self, norm: dict):
-        self.norm = norm
-        self.keys = sorted(norm, key=lambda k: (len(k), k))
-        self.max_len = len(self.keys[-1]) if self.keys else 0
-        self.heads = {k[:GRAM] for k in self.keys}
-        postings: dict[str, array] = {}
-        for i, k in enumerate(self.keys):
+    The postings are one int array, each gram's a slice of it (a per-gram array would add its header
+    and its growth room to each of ~8k grams)."""
+
+    def __init__(self, table):
+        self.table = table
+        keys = table.keys
+        self.max_len = len(keys[len(keys) - 1]) if len(keys) else 0
+        self.heads = {k[:GRAM] for k in keys}
+        lists: dict[str, array] = {}
+        for i, k in enumerate(keys):
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
-                ids = postings.get(g)
+                ids = lists.get(g)
                 if ids is None:
-                    ids = postings[g] = array("i")
+                    ids = lists[g] = array("i")
                 ids.append(i)
-        self.postings = postings
+        self.grams: dict[str, tuple[int, int]] = {}   # gram -> (start, end) in postings
+        postings = array("i", bytes(4 * sum(map(len, lists.values()))))
+        end = 0
+        for g in sorted(lists):
+            ids = lists.pop(g)    # freed as it is copied: no second copy of every posting at once
+            postings[end:end + len(ids)] = ids
+            self.grams[g] = (end, end + len(ids))
+            end += len(ids)
+        self.postings = memoryview(postings)
 
-    def match(self, n: str, guess: str | None, static_key: Callable,
-              names_another: Callable = lambda alias, extra: False) -> object | None:
+    def match(self, n: str, guess: str | None, names_another: Callable = lambda alias, extra: False) -> int | None:
         """The best row whose normalized alias contains n or lies inside it; None if there is none.
         names_another(alias, extra tokens): q holds alias and words that name another model."""
         L = len(n)
         if L < MIN_SUBSTRING:
             return None
+        table = self.table
+        source, names, static_key = table.source, table.source_names, table.static_key
         best = None            # (tie-break key, row)
         stop = [None, None]    # [cut] = length difference past which no match of that kind can win
 
-        def consider(entries, cut: bool, diff: int) -> None:
+        def consider(rows, cut: bool, diff: int) -> None:
             nonlocal best
-            for r in entries:
-                same = r.source == guess
+            for r in rows:
+                same = names[source[r]] == guess
                 key = (cut, not same, diff) + static_key(r)
                 if best is None or key < best[0]:
                     best = (key, r)
@@ -131,10 +143,10 @@ class SubstringIndex:
             diff = L - (e - b)
             if stop[False] is not None and diff > stop[False]:
                 break
-            entries = self.norm.get(n[b:e])
-            if entries and occurrence(n, n[b:e], b, True) is False \
+            i = table.find(n[b:e])
+            if i >= 0 and occurrence(n, n[b:e], b, True) is False \
                     and not names_another(n[b:e], _outside(n, b, e)):
-                consider(entries, False, diff)
+                consider(table.rows_of(i), False, diff)
         # forward: q inside a normalized alias; scan the rarest gram's postings by length
         if "-" in n:
             self._forward(n, consider, stop)
@@ -145,9 +157,11 @@ class SubstringIndex:
                 if n[b:b + GRAM] not in heads:
                     continue
                 for e in range(b + MIN_SUBSTRING, min(L, b + self.max_len) + 1):
-                    if e - b < L and n[b:e] in self.norm and occurrence(n, n[b:e], b, True) \
-                            and not names_another(n[b:e], _outside(n, b, e)):
-                        consider(self.norm[n[b:e]], True, L - (e - b))
+                    if e - b < L:
+                        i = table.find(n[b:e])
+                        if i >= 0 and occurrence(n, n[b:e], b, True) \
+                                and not names_another(n[b:e], _outside(n, b, e)):
+                            consider(table.rows_of(i), True, L - (e - b))
         return best[1] if best else None
 
     def _forward(self, n: str, consider: Callable, stop: list) -> None:
@@ -155,22 +169,23 @@ class SubstringIndex:
         each scan stops at the closest length that can win): whole tokens first, then, if none,
         anywhere."""
         L = len(n)
-        keys = self.keys
+        table = self.table
+        text, offsets = table.keys.text, table.keys.offsets
         grams = self._grams(n)
         pre, suf, mid = n + "-", "-" + n, "-" + n + "-"
         for i in grams:
-            k = keys[i]
+            k = text[offsets[i]:offsets[i + 1]]
             diff = len(k) - L
             if diff <= 0:
                 continue
             if stop[False] is not None and diff > stop[False]:
                 break
             if (k.startswith(pre) or k.endswith(suf) or mid in k) and best_occurrence(k, n) is False:
-                consider(self.norm[k], False, diff)
+                consider(table.rows_of(i), False, diff)
         if stop[False] is not None:
             return
         for i in grams:
-            k = keys[i]
+            k = text[offsets[i]:offsets[i + 1]]
             diff = len(k) - L
             if diff <= 0:
                 continue
@@ -179,14 +194,15 @@ class SubstringIndex:
             if n in k:
                 kind = best_occurrence(k, n)
                 if kind is not None:
-                    consider(self.norm[k], kind, diff)
+                    consider(table.rows_of(i), kind, diff)
 
     def _grams(self, n: str):
         """The postings of n's rarest 4-gram (empty when one of its grams is in no alias)."""
-        lists = []
+        spans = []
         for g in {n[j:j + GRAM] for j in range(len(n) - GRAM + 1)}:
-            p = self.postings.get(g)
-            if p is None:
+            span = self.grams.get(g)
+            if span is None:
                 return ()
-            lists.append(p)
-        return min(lists, key=len)
+            spans.append(span)
+        start, end = min(spans, key=lambda s: s[1] - s[0])
+        return self.postings[start:end]

@@ -17,7 +17,7 @@ from functools import partial
 
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from . import transport_errors
+from . import malloc, transport_errors
 
 # Seconds a client has to send a whole request head, from its first byte or from when a kept-alive
 # connection turns readable. Generous for any real client; a slowloris is dropped after it.
@@ -63,6 +63,10 @@ class Worker(ThreadWorker):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.awaiting_head = {}   # conn -> None, oldest first (deadlines grow with insertion)
+
+    def init_process(self):
+        malloc.tune()   # in the worker, after the fork and before its threads (registry/serve/malloc.py)
+        super().init_process()
 
     def accept(self, listener):
         try:

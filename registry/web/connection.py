@@ -11,6 +11,9 @@ from flask.cli import with_appcontext
 from ..db import connect_ro, ensure_schema, generation, writes_here
 
 _readers = threading.local()
+# Each thread's connection keeps its own page cache (SQLite's default is 2 MB): with eight threads that
+# was 16 MB of a worker's memory holding pages the operating system caches anyway (docs/running.md#memory).
+READ_CACHE_KIB = 512
 _generations: dict = {}   # db path -> (generation, monotonic time it was read, writes_here())
 
 
@@ -30,6 +33,7 @@ def thread_connection(path: str) -> sqlite3.Connection:
     conn = cache.get(path)
     if conn is None:
         conn = cache[path] = connect_ro(path)
+        conn.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
     return conn
 
 

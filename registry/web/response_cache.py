@@ -6,13 +6,15 @@ under its path and query string, tagged with the generation it was computed from
 while the database still has that generation: each process reads the generation (one indexed row) at
 most once per REGISTRY_DATA_RECHECK_MS (web/connection.py), so no process serves data older than the
 database by more than that, and nothing here needs to agree with other processes. Memory is bounded by
-RESPONSE_CACHE_BYTES.
+RESPONSE_CACHE_BYTES, counted as each entry's real size: its body, key, headers and the objects that hold
+them (a 1 KB JSON answer takes about twice that; docs/running.md#memory).
 
 An answer is kept as it left Flask: its body and its final header list, every hook's headers included
 except the X-RateLimit-* ones, which belong to each request. The layer in front of Flask
 (registry/web/front.py) serves it again, counting the request in the same budget and answering
 If-None-Match; docs/api-decisions.md#caching.
 """
+import sys
 import threading
 from collections import OrderedDict
 from functools import partial
@@ -28,6 +30,10 @@ from .negotiate import variant
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 OK = "200 OK"
 MAX_COMMON = 4096   # distinct header pairs and key parts shared between entries
+# What an entry costs beyond the sizes counted one by one: its slot and node in the OrderedDict, the
+# entry tuple and the Kept answer made on each hit are ~200 bytes (sys.getsizeof of an OrderedDict
+# does not see its nodes).
+ENTRY_OVERHEAD = 200
 
 
 # What is kept: the JSON answers, the feeds (registry/feeds/) and the pages (HTML, their Markdown
@@ -52,7 +58,7 @@ class ResponseCache:
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
         self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body, headers, status line, etag)
+        self.entries = OrderedDict()   # key -> (generation, body, headers, status line, etag, cost)
         self.lock = threading.Lock()
         self.common = {}   # value -> the one copy kept (see shared)
 
@@ -66,19 +72,31 @@ class ResponseCache:
                 self._drop(key)
                 return None
             self.entries.move_to_end(key)
-        return Kept(*entry[1:])
+        return Kept(*entry[1:5])
 
     def put(self, key, current: int, body: bytes, headers: tuple = (), status: str = OK, etag: str = "") -> None:
         """Keep an answer for key at generation current, evicting the least recently used beyond the bound."""
         if len(body) > min(MAX_ENTRY, self.max_bytes):
             return
+        cost = self.cost(key, body, headers, etag)
         with self.lock:
             if key in self.entries:
                 self._drop(key)
-            self.entries[key] = (current, body, headers, status, etag)
-            self.size += len(body)
+            self.entries[key] = (current, body, headers, status, etag, cost)
+            self.size += cost
             while self.size > self.max_bytes:
                 self._drop(next(iter(self.entries)))
+
+    def cost(self, key: tuple, body: bytes, headers: tuple, etag: str) -> int:
+        """The bytes an entry holds: body, key, headers and ETag with their objects; a value kept once
+        for every entry (shared) is not counted against each."""
+        size = ENTRY_OVERHEAD + sys.getsizeof(body) + sys.getsizeof(key) + sys.getsizeof(headers) + sys.getsizeof(etag)
+        size += sum(sys.getsizeof(part) for part in (key if isinstance(key, tuple) else ())
+                    if self.common.get(part) is not part)
+        for pair in headers:
+            if self.common.get(pair) is not pair:
+                size += sys.getsizeof(pair) + sum(sys.getsizeof(part) for part in pair)
+        return size
 
     def shared(self, value):
         """One copy of a value many entries hold (a header such as Cache-Control, a host): thousands of
@@ -91,7 +109,7 @@ class ResponseCache:
         return value
 
     def _drop(self, key) -> None:
-        self.size -= len(self.entries.pop(key)[1])
+        self.size -= self.entries.pop(key)[5]
 
 
 def _cacheable(req) -> bool:
