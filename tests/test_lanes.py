@@ -89,3 +89,20 @@ def test_an_undated_repo_no_curated_model_claims_is_no_model(app, client, tmp_pa
     result = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
     assert result.details["outcomes"] == {"undated repo no curated model claims": 1}
     assert client.get("/api/v1/models/reformer-enwik8").status_code == 404
+
+
+def test_published_weights_a_closed_family_would_claim_join_an_open_line_and_a_rerun_writes_nothing(
+        app, client, tmp_path):
+    """A repo only the hub lists, named like a closed line ("claude-*sonnet*"), is a model of its own open
+    line: the next run of the same snapshot finds it in its lane and writes nothing (it used to be placed in
+    the closed family, then refused and removed by the re-run)."""
+    item = {**first_item("model-hub"), "id": "anthropic/claude-mini-sonnet-weights-1b"}
+    save_pages(str(tmp_path), "model-hub", [Page(page("model-hub", item))])
+    first = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
+    assert first.details["outcomes"] == {"new model": 1}, first.details
+    model = client.get("/api/v1/models/claude-mini-sonnet-weights-1b").get_json()
+    family = client.get(f"/api/v1/families/{model['family']['slug']}").get_json()
+    assert family["slug"] != "claude-sonnet" and family["is_open_source"] is True
+    again = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
+    assert (again.added, again.updated, again.details["outcomes"]) == (0, 0, {"landed on a known model": 1})
+    assert client.get("/api/v1/models/claude-mini-sonnet-weights-1b").get_json()["status"] != "sunset"

@@ -13,20 +13,15 @@ class Families:
     def __init__(self, conn):
         self.conn = conn
         self.rows = {r["slug"]: r for r in conn.execute(
-            "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, p.slug AS provider, p.name AS provider_name"
-            " FROM families f JOIN providers p ON p.id = f.provider_id ORDER BY p.slug, f.position, f.slug")}
+            "SELECT f.id, f.slug, f.match_globs, f.position, f.provider_id, f.is_open_source, p.slug AS provider,"
+            " p.name AS provider_name FROM families f JOIN providers p ON p.id = f.provider_id"
+            " ORDER BY p.slug, f.position, f.slug")}
         # provider -> (one pattern of every family's globs, family ids): alternatives in family order, one
         # named group per family, so one match per name finds the first family that claims it; compiled
-        # once, not per model (ingesting 50k hub models calls place() 50k times).
-        by_provider = {}
-        for row in self.rows.values():
-            globs = [fnmatch.translate(glob.lower()) for glob in json.loads(row["match_globs"])]
-            if globs:   # families derived from ids have none: 50k of them must not be walked per model
-                by_provider.setdefault(row["provider"], []).append((row["id"], globs))
-        self.globs = {}
-        for provider, families in by_provider.items():
-            pattern = "|".join(f"(?P<f{i}>{'|'.join(globs)})" for i, (_, globs) in enumerate(families))
-            self.globs[provider] = (re.compile(pattern).match, [family_id for family_id, _ in families])
+        # once, not per model (ingesting 50k hub models calls place() 50k times). open_globs: the same of
+        # the open-weights families only, for a model only the hub lists.
+        self.globs, self.open_globs = _patterns(self.rows.values()), _patterns(
+            row for row in self.rows.values() if row["is_open_source"])
         self.providers = {r["slug"]: r for r in conn.execute("SELECT id, slug, name FROM providers")}
 
     def place(self, provider: str | None, names: list, open_weights: bool = False) -> int | None:
@@ -34,8 +29,11 @@ class Families:
         a family of its own derived from its id (open weights when only the hub lists the model)."""
         if provider not in self.providers:
             return None
-        if provider in self.globs:
-            match, family_ids = self.globs[provider]
+        # Published weights only the hub lists never join a closed family (the hub writes only open
+        # weights, docs/lifecycle.md#sources-stay-in-their-lane): else the next run would refuse the model its first run made.
+        globs = self.open_globs if open_weights else self.globs
+        if provider in globs:
+            match, family_ids = globs[provider]
             claimed = [int(m.lastgroup[1:]) for m in map(match, (n.lower() for n in names)) if m]
             if claimed:
                 return family_ids[min(claimed)]
@@ -65,6 +63,20 @@ class Families:
         family_id = cur.fetchone()[0]
         self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
         return family_id
+
+
+def _patterns(rows) -> dict:
+    """provider -> (a match function of every family's globs in order, the family ids of its named groups)."""
+    by_provider = {}
+    for row in rows:
+        globs = [fnmatch.translate(glob.lower()) for glob in json.loads(row["match_globs"])]
+        if globs:   # families derived from ids have none: 50k of them must not be walked per model
+            by_provider.setdefault(row["provider"], []).append((row["id"], globs))
+    out = {}
+    for provider, families in by_provider.items():
+        pattern = "|".join(f"(?P<f{i}>{'|'.join(globs)})" for i, (_, globs) in enumerate(families))
+        out[provider] = (re.compile(pattern).match, [family_id for family_id, _ in families])
+    return out
 
 
 _TRAILING_VERSION = re.compile(r"-v?\d+(?:[.-]\d+)*$")
