@@ -29,8 +29,8 @@ class Families:
         a family of its own derived from its id (open weights when only the hub lists the model)."""
         if provider not in self.providers:
             return None
-        # Published weights only the hub lists never join a closed family (the hub writes only open
-        # weights, docs/lifecycle.md#sources-stay-in-their-lane): else the next run would refuse the model its first run made.
+        # Published weights only the hub lists never join a closed family (the hub writes only open weights,
+        # docs/lifecycle.md#sources-stay-in-their-lane): else the next run would refuse what the first made.
         globs = self.open_globs if open_weights else self.globs
         if provider in globs:
             match, family_ids = globs[provider]
