@@ -12,7 +12,8 @@ _AT_TAIL = re.compile(r"@.*$")
 # model (deepseek-r1:14b is a distill, not DeepSeek-R1), so it stays.
 _COLON_TAIL = re.compile(r"(?:-v?\d+)?:(?:\d+|[a-z]+)$", re.IGNORECASE)
 ALIAS_SEPARATOR = "\n"
-_TOKEN = re.compile(r"[^\W_]+")
+# A word as search reads one: a run of letters and digits (unicode61's tokens; "_" parts words).
+WORD_RUN = re.compile(r"[^\W_]+")
 COLUMN_BREAK = " | "     # between the columns of a document's words: a phrase never runs from one into the next
 
 
@@ -24,7 +25,7 @@ def squash(text: str) -> str:
 def tokens(text: str) -> list:
     """The words FTS5's unicode61 tokenizer reads in text: lowercase letter/digit runs, diacritics removed."""
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
-    return _TOKEN.findall(plain)
+    return WORD_RUN.findall(plain)
 
 
 def words_text(columns) -> str:

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..fields import WORKING
+from .documents import WORD_RUN
 
 TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER = (
     "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "platform",
@@ -83,7 +84,6 @@ INTENT_WORDS = (
 SIZE_WORD = re.compile(r"^(\d+(?:\.\d+)?)([bmk])\+?$")
 CONTEXT_WORDS = ("context", "tokens", "token", "ctx")
 SCALE = {"b": 1e9, "m": 1e6, "k": 1e3}
-_PARTS = re.compile(r"[^\W_]+")
 _LONGEST = 3     # words in the longest phrase
 
 
@@ -143,7 +143,7 @@ def canonical(word: str) -> str:
 
 
 def _parts(word: str) -> list:
-    return _PARTS.findall(unicodedata.normalize("NFKC", word).lower())
+    return WORD_RUN.findall(unicodedata.normalize("NFKC", word).lower())
 
 
 def parse(q: str, providers: dict | None = None) -> "Plan":

@@ -35,14 +35,13 @@ unknown words corrected to known ones (vocabulary.py) and is read again; a corre
 counts as naming a model exactly. User text never reaches FTS5 as query syntax: each word becomes a
 quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricter).
 """
-import re
 import unicodedata
 from dataclasses import dataclass, replace
 
 from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
 from .candidates import quote
-from .documents import ALIAS_SEPARATOR, squash
+from .documents import ALIAS_SEPARATOR, WORD_RUN, squash
 from .vocabulary import lexicon
 
 DEFAULT_LIMIT = 20
@@ -60,7 +59,6 @@ WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03,
                  "special": 0.01, "size_unnamed": 0.025}
 STATUS_ORDER = {status: i for i, status in enumerate(STATUS_RANK)}
 
-_WORD_PART = re.compile(r"[^\W_]+")
 # A query ending in one of these is still being typed ("claude sonnet 4." wants 4.5, not 4).
 _CONTINUED = ("-", ".", "_", "/", ":", "@")
 
@@ -74,7 +72,7 @@ def query_words(q: str) -> list:
     """Each whitespace-separated word of q as its lowercase letter/digit runs; words without any dropped."""
     words = []
     for word in normalize_query(q).split():
-        parts = _WORD_PART.findall(word.lower())
+        parts = WORD_RUN.findall(word.lower())
         if parts:
             words.append(parts)
     return words
@@ -150,13 +148,13 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         # latter, only when no word names a line or a number: a query of what it asks for and stray words.
         # A line's name ("gemma 1 3b flash") or what a query asks for ("ministral 8 405b") is never let go.
         loose = _loosened(query, words.lines)
-        again = _ranked(conn, loose, filters, limit) if not found or (loose.plan.terms and not loose.plan.text) \
-            else []
         if not found:
-            found = again
-        elif again and again[0][1]["status"] in WORKING:
-            shown = {row["id"] for _, row in again}
-            found = again + [item for item in found if item[1]["id"] not in shown]
+            found = _ranked(conn, loose, filters, limit)
+        elif loose.plan.terms and not loose.plan.text:
+            again = _ranked(conn, loose, filters, limit)
+            if again and again[0][1]["status"] in WORKING:
+                shown = {row["id"] for _, row in again}
+                found = again + [item for item in found if item[1]["id"] not in shown]
     top = found[:limit]
     return [result(row, value) for value, row in top]
 
@@ -178,12 +176,12 @@ def _loosened(query: _Query, lines: set) -> _Query:
         plan.text = kept
     else:
         plan.terms = []
-    return replace(query, plan=plan, words=[_WORD_PART.findall(w.lower()) for w in plan.text], corrected=True)
+    return replace(query, plan=plan, words=[WORD_RUN.findall(w.lower()) for w in plan.text], corrected=True)
 
 
 def _read(q: str, providers: dict, corrected: bool = False) -> _Query:
     plan = intent.parse(q, providers)
-    words = [_WORD_PART.findall(w.lower()) for w in plan.text]
+    words = [WORD_RUN.findall(w.lower()) for w in plan.text]
     return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
                   plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
                   corrected=corrected)
@@ -196,7 +194,7 @@ def _corrected(conn, query: _Query, lexicon_) -> str | None:
     out, changed = [], False
     raw = normalize_query(query.q).split()
     for i, word in enumerate(raw):
-        parts = _WORD_PART.findall(word.lower())
+        parts = WORD_RUN.findall(word.lower())
         last = i == len(raw) - 1 and query.typing
         if len(parts) != 1 or not parts[0].isalpha() or known.known(parts[0], prefix=last):
             out.append(word)
@@ -246,7 +244,7 @@ def _line_word(query: _Query) -> str | None:
     ("qwen vl": qwen, whose models' names start with it), or None."""
     providers = {t.said.lower() for t in query.plan.of(intent.PROVIDER)}
     for word in normalize_query(query.q).lower().split():
-        runs = _WORD_PART.findall(word)
+        runs = WORD_RUN.findall(word)
         if runs and (word in providers or any(runs == w for w in query.words)):
             return runs[0]
     return None
@@ -322,7 +320,7 @@ def _named_by(row, names: tuple) -> bool:
     text = " ".join((row["display_name"], row["slug"], row["aliases"], row["family_name"])).lower()
     if words[0] not in text:
         return False
-    return _holds(_WORD_PART.findall(text), list(words), prefix)
+    return _holds(WORD_RUN.findall(text), list(words), prefix)
 
 
 def _meets_terms(row, query: _Query) -> bool | None:

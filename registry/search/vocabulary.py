@@ -6,12 +6,12 @@ as resolve's last stage does; numbers are never corrected (docs/api-decisions.md
 the terms of the names, slugs, aliases and family names in the search index (FTS5's own vocabulary),
 plus the intent table's words; among equally near ones, the word more models use wins.
 """
-import re
 import threading
 from bisect import bisect_left
 from itertools import combinations
 
 from ..db import generation
+from .documents import WORD_RUN
 from .intent import KNOWN
 
 TYPO_MIN = 4        # shortest word corrected
@@ -19,7 +19,6 @@ TYPO_MAX = 32       # longest: no model word is longer, and a long word's deleti
 LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 
-_FIRST_WORD = re.compile(r"[^\W_]+")
 _lock = threading.Lock()
 _cache = {}         # db path -> (generation, Lexicon)
 
@@ -98,7 +97,7 @@ class Lexicon:
         # The first word of every family's and provider's name: the words that name a line ("claude", "llama").
         self.lines = {w for words in self.providers for w in words[:1]}
         for (name,) in conn.execute("SELECT DISTINCT name FROM families"):
-            first = _FIRST_WORD.search(name.lower())
+            first = WORD_RUN.search(name.lower())
             if first:
                 self.lines.add(first.group())
         self._conn_words = None
