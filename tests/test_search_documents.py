@@ -5,8 +5,13 @@ import sqlite3
 
 import pytest
 
-from registry.search.candidates import phrase
+from helpers import DATA, load_script
+from registry.db import connect_ro
+from registry.search import ranking
+from registry.search.candidates import phrase, words_match
 from registry.search.documents import words_pattern, words_text
+from registry.search.ranking import search
+from registry.search.vocabulary import Lexicon, frequent_words
 
 COLUMNS = ("display_name", "slug", "aliases", "family", "squashed")
 
@@ -50,3 +55,36 @@ ACCENTED = ("Mistral: Ministral 3B Édition", "ministral-3b", "mistral_ministral
 ])
 def test_words_hold_a_phrase_exactly_when_the_index_does(document, words, prefix, held):
     assert fts_and_words(document, words, prefix) == (held, held)
+
+
+
+@pytest.fixture(scope="module")
+def truth_db(tmp_path_factory):
+    """The registry of tests/data/models_truth.jsonl (224 models): enough documents for some words to be rare."""
+    path = tmp_path_factory.mktemp("truth") / "registry.db"
+    load_script("truth_registry").build_truth_registry(path, truth_path=DATA / "models_truth.jsonl")
+    return path
+
+
+# A phrase holding common runs ("0", "v1", "3") is looked up by its rare runs and checked whole in the candidates'
+# document words (candidates.words_match): it must find what the whole phrase finds, in the same order.
+@pytest.mark.parametrize("q", [
+    "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "meta.llama3-1-8b-instruct-v1:0",
+    "us.meta.llama3-2-90b-instruct-v1:0",
+    "llama-3.3-70b-instru",                          # typing: the last run a prefix
+    "llama-3.3-8b-instru",                           # no such model: nothing either way
+])
+def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(truth_db, q):
+    conn = connect_ro(str(truth_db))
+    try:
+        plain = Lexicon(conn)
+        plain.common, plain.frequent = frozenset(), frozenset()
+        split = Lexicon(conn)
+        # shares for a registry of a few hundred models (the defaults are for tens of thousands)
+        split.common, split.frequent = frequent_words(conn, least=1, common_share=0.1, rare_share=0.02)
+        query = ranking._read(q, split.providers, common=split.common, frequent=split.frequent)
+        assert words_match(query.words, query.typing, split.common, split.frequent)[1], "the phrase was not split"
+        assert search(conn, q, words=split) == search(conn, q, words=plain)
+    finally:
+        conn.close()

@@ -1,9 +1,10 @@
 """GET /search: models by name or by what the query asks for (docs/api-decisions.md#search), with the type
 and capability filters of /models."""
-from flask import jsonify
+from flask import current_app, jsonify
 
 from ..search import ranking
-from ..web.connection import get_db
+from ..search.vocabulary import lexicon
+from ..web.connection import get_db, request_generation
 from ..web import params
 from . import bp
 
@@ -14,4 +15,6 @@ def search():
     q = params.query_text()
     limit = params.integer("limit", default=ranking.DEFAULT_LIMIT, minimum=1,
                            maximum=ranking.MAX_LIMIT)
-    return jsonify({"query": q, "results": ranking.search(get_db(), q, limit, params.model_filters())})
+    db = get_db()
+    words = lexicon(db, current_app.config["DATABASE"], request_generation())   # no query for what the request read
+    return jsonify({"query": q, "results": ranking.search(db, q, limit, params.model_filters(), words)})

@@ -9,6 +9,7 @@ from ..web.connection import get_db, request_generation
 from ..lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking
+from ..search.vocabulary import lexicon
 from . import bp, page, present, render, render_markdown
 
 HORIZON_DAYS = 90        # the home page's "shutdowns of the next 90 days"
@@ -42,7 +43,11 @@ def home():
 def search():
     """Search results for a person (the search box without JavaScript)."""
     q = _query()
-    results = ranking.search(get_db(), q, SEARCH_LIMIT) if q else []
+    results = []
+    if q:
+        db = get_db()
+        results = ranking.search(db, q, SEARCH_LIMIT, words=lexicon(db, current_app.config["DATABASE"],
+                                                                   request_generation()))
     return render("search", q=q, results=results)
 
 

@@ -20,6 +20,9 @@ from .documents import squash, words_pattern
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
+# Common runs a query must hold before it is looked up without them: one more posting list read costs less
+# than checking the candidates that its rarer words alone find (words_match).
+DROPPED_MIN = 2
 TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
 STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
 STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
@@ -133,15 +136,49 @@ def term_ids(conn, terms: list) -> list:
     return found
 
 
+def words_match(words: list, typing: bool, common=frozenset(), frequent=frozenset()) -> tuple[str, list]:
+    """(FTS5 expression, LIKE patterns of documents' words) that together find the models holding every word
+    (a phrase of its letter/digit runs; the last one a prefix while typing).
+
+    A common run inside a phrase ("0", "v1", "us" of "us.qwen.qwen-vl-6.0-1b-v1:0") costs FTS5 its whole
+    posting list. When the query also holds a rare word, the index is asked without the common runs and
+    each phrase that lost one is checked in the few candidates' document words, which hold a phrase exactly
+    when FTS5 finds it (documents.words_pattern). Otherwise, and for runs outside ASCII, the words are
+    matched as they are.
+    """
+    last = len(words) - 1
+    whole = [phrase(parts, typing and i == last) for i, parts in enumerate(words)]
+    if not common or not all(run.isascii() for parts in words for run in parts):
+        return " AND ".join(whole), []
+    asked, checks, rare, dropped = [], [], False, 0
+    for i, parts in enumerate(words):
+        prefix = typing and i == last
+        kept = [run for j, run in enumerate(parts) if run not in common or (prefix and j == len(parts) - 1)]
+        rare = rare or any(run not in frequent for run in parts[:len(parts) - prefix])
+        if len(parts) == 1 or len(kept) == len(parts) or not kept:
+            asked.append(whole[i])
+            continue
+        asked += [phrase([run], prefix and j == len(kept) - 1 and run == parts[-1]) for j, run in enumerate(kept)]
+        checks.append(words_pattern(parts, prefix))
+        dropped += len(parts) - len(kept)
+    if dropped < DROPPED_MIN or not rare:
+        return " AND ".join(whole), []
+    return " AND ".join(asked), checks
+
+
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
-             penalties: dict, asked_type: bool, long_context: bool, line: str | None = None) -> list:
+              penalties: dict, asked_type: bool, long_context: bool, line: str | None = None,
+              common=frozenset(), frequent=frozenset()) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
-    (penalties: its weights)."""
-    text = " AND ".join(phrase(parts, typing and i == len(words) - 1) for i, parts in enumerate(words))
+    (penalties: its weights; common, frequent: the index's words by how many models hold them, words_match)."""
     if words:
-        bound = "" if filters else f" ORDER BY rowid DESC LIMIT {WINDOW}"
-        where, where_args = [f"m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?{bound})"], [text]
+        text, checks = words_match(words, typing, common, frequent)
+        bound = "" if filters else f" ORDER BY search_fts.rowid DESC LIMIT {WINDOW}"
+        held = "".join(" AND w.words LIKE ?" for _ in checks)
+        documents = " JOIN search_docs w ON w.model_id = search_fts.rowid" if checks else ""
+        where = [f"m.id IN (SELECT search_fts.rowid FROM search_fts{documents} WHERE search_fts MATCH ?{held}{bound})"]
+        where_args = [text, *checks]
     else:
         where, where_args = ["m.id IN (SELECT value FROM json_each(?))"], [json.dumps(term_ids(conn, terms))]
     met, met_args = [], []

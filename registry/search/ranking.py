@@ -42,7 +42,7 @@ from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
 from .candidates import quote
 from .documents import ALIAS_SEPARATOR, WORD_RUN, squash
-from .vocabulary import lexicon
+from .vocabulary import Lexicon, lexicon
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -112,25 +112,28 @@ class _Query:
     words: list                  # the plan's remaining words, as letter/digit runs
     typing: bool                 # the last word is still being typed (matched as a prefix)
     corrected: bool = False
+    common: frozenset = frozenset()     # the index's common and not rare words (candidates.words_match)
+    frequent: frozenset = frozenset()
 
     @property
     def one_intent_word(self) -> bool:
         return self.plan.intent_only and len(self.q.split()) == 1
 
 
-def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None) -> list:
+def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None, words: Lexicon | None = None) -> list:
     """Models matching q, most relevant first, as the spec's search result objects (at most limit).
 
-    filters: the API's model_type (a list) and capability filters (docs/api-decisions.md#capabilities).
+    filters: the API's model_type (a list) and capability filters (docs/api-decisions.md#capabilities);
+    words: the database's lexicon at the generation the caller read (else looked up here).
     """
     limit = max(1, min(int(limit), MAX_LIMIT))
-    words = lexicon(conn)
-    query = _read(q, words.providers)
+    words = words or lexicon(conn)
+    query = _read(q, words.providers, common=words.common, frequent=words.frequent)
     found = _ranked(conn, query, filters, limit)
     if not found:
         fixed = _corrected(conn, query, words)
         if fixed is not None:
-            query = _read(fixed, words.providers, corrected=True)
+            query = _read(fixed, words.providers, corrected=True, common=words.common, frequent=words.frequent)
             found = _ranked(conn, query, filters, limit)
     either = intent.either_type(query.plan) if not found else None
     if either is not None:
@@ -179,12 +182,12 @@ def _loosened(query: _Query, lines: set) -> _Query:
     return replace(query, plan=plan, words=[WORD_RUN.findall(w.lower()) for w in plan.text], corrected=True)
 
 
-def _read(q: str, providers: dict, corrected: bool = False) -> _Query:
+def _read(q: str, providers: dict, corrected: bool = False, common=frozenset(), frequent=frozenset()) -> _Query:
     plan = intent.parse(q, providers)
     words = [WORD_RUN.findall(w.lower()) for w in plan.text]
     return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
                   plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
-                  corrected=corrected)
+                  corrected=corrected, common=common, frequent=frequent)
 
 
 def _corrected(conn, query: _Query, lexicon_) -> str | None:
@@ -221,7 +224,8 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     if query.words or terms:
         asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
         for row in candidates.word_rows(conn, query.words, query.typing, terms, filters, wanted, WORDS_WEIGHTS,
-                                        asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query)):
+                                        asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query),
+                                        query.common, query.frequent):
             best[row["id"]] = (row["score"], row)
     named = candidates.passing(conn, starts | whole, filters) if filters else starts | whole
     for row in candidates.rows(conn, named, terms):

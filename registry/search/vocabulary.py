@@ -6,6 +6,7 @@ as resolve's last stage does; numbers are never corrected (docs/api-decisions.md
 the terms of the names, slugs, aliases and family names in the search index (FTS5's own vocabulary),
 plus the intent table's words; among equally near ones, the word more models use wins.
 """
+import os
 import threading
 from bisect import bisect_left
 from itertools import combinations
@@ -18,6 +19,12 @@ TYPO_MIN = 4        # shortest word corrected
 TYPO_MAX = 32       # longest: no model word is longer, and a long word's deletions grow with its square
 LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
+# A word in more than COMMON_SHARE of the documents (and at least COMMON_MIN of them) is common: matching it
+# reads a long posting list ("0", "v1", "us" of Bedrock ids), so a phrase holding one is looked up by its
+# rare words (in at most RARE_SHARE of the documents) and checked whole in the few candidates' document
+# words (candidates.words_match).
+COMMON_SHARE, COMMON_MIN = 0.02, 500
+RARE_SHARE = 0.002
 
 _lock = threading.Lock()
 _cache = {}         # db path -> (generation, Lexicon)
@@ -100,6 +107,7 @@ class Lexicon:
             first = WORD_RUN.search(name.lower())
             if first:
                 self.lines.add(first.group())
+        self.common, self.frequent = frequent_words(conn)
         self._conn_words = None
         self._words_lock = threading.Lock()
 
@@ -121,10 +129,28 @@ class Lexicon:
         return self._conn_words
 
 
-def lexicon(conn) -> Lexicon:
-    """The lexicon of conn's database at its current data generation (built once per generation)."""
-    path = conn.execute("PRAGMA database_list").fetchone()[2]
-    current = generation(conn)
+def frequent_words(conn, least: int = COMMON_MIN, common_share: float = COMMON_SHARE,
+                   rare_share: float = RARE_SHARE) -> tuple[frozenset, frozenset]:
+    """(common words, words that are not rare) of the index: in more than `common_share` of the documents and
+    at least `least` of them; in more than `rare_share` of them."""
+    documents = conn.execute("SELECT count(*) FROM search_docs").fetchone()[0]
+    if documents < least:
+        return frozenset(), frozenset()
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_rows USING fts5vocab(main, 'search_fts', 'row')")
+    counts = dict(conn.execute("SELECT term, doc FROM temp.search_rows WHERE doc > ?",
+                               (int(documents * rare_share),)).fetchall())
+    common = frozenset(t for t, n in counts.items() if n > documents * common_share and n >= least)
+    return common, frozenset(counts)
+
+
+def lexicon(conn, path: str | None = None, current: int | None = None) -> Lexicon:
+    """The lexicon of conn's database at its current data generation (built once per generation).
+
+    path, current: the database's path and the generation the caller already read (else read here).
+    """
+    # One key per file, whichever way the caller names it (a relative path, or SQLite's own absolute one).
+    path = os.path.abspath(conn.execute("PRAGMA database_list").fetchone()[2] if path is None else path)
+    current = generation(conn) if current is None else current
     cached = _cache.get(path)
     if cached and cached[0] == current:
         return cached[1]
