@@ -145,14 +145,49 @@ def test_model_not_found(client, url):
 def test_a_page_of_one_status_of_a_provider_reads_no_model_rows(app, filters):
     # models_family_status_release holds the ids, statuses and sort keys: the page is sorted from the index,
     # not from every matching model's row (issue 31; a provider's 2,000 rows took 7 ms at 50k models).
-    from registry.queries import catalog
+    from registry.queries import model_list
     from registry.web.connection import thread_connection
     conn, statements = thread_connection(app.config["DATABASE"]), []
     conn.set_trace_callback(statements.append)
     try:
-        catalog.list_models(conn, filters, "release_date", 1, 50)
+        model_list.list_models(conn, filters, "release_date", 1, 50)
     finally:
         conn.set_trace_callback(None)
     page = next(sql for sql in statements if "LIMIT" in sql)
     plan = " | ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + page))
     assert "COVERING INDEX models_family_status_release" in plan, plan
+
+
+# The API's page is written by SQLite (model_list.list_models_json); it must be the bytes jsonify writes of the
+# Python list (model_list.list_models), whatever the filters and whatever a name holds.
+@pytest.mark.parametrize("query, filters, sort, page, per_page", [
+    ("", {}, "release_date", 1, 50),
+    ("?sort=parameter_count&per_page=2&page=2", {}, "parameter_count", 2, 2),
+    ("?provider=meta&status=active", {"provider": "meta", "status": ["active"]}, "release_date", 1, 50),
+    ("?status=active,latest", {"status": ["active", "latest"]}, "release_date", 1, 50),
+    ("?open_source=true&min_params=1", {"open_source": True, "min_params": 1}, "release_date", 1, 50),
+    ("?page=9", {}, "release_date", 9, 50),                                           # past the end
+])
+@pytest.mark.parametrize("name, count", [
+    (None, None),                                                                     # as curated
+    ('Q "quoted" \\ back\nline\x01\x1f é \u2028 😀 </script>', None),                 # every kind of character
+    (None, 12345.678901234567),                                                       # a REAL: built in Python
+])
+def test_the_page_sqlite_writes_is_what_jsonify_writes(app, client, rw, query, filters, sort, page, per_page,
+                                                       name, count):
+    from flask import json
+    from registry.queries import model_list
+    from registry.web.connection import thread_connection
+    if name is not None:
+        rw.execute("UPDATE families SET name = ? WHERE slug = 'claude-sonnet'", (name,))
+        rw.execute("UPDATE models SET display_name = ? WHERE slug = 'claude-sonnet-4-5-20250929'", (name,))
+    if count is not None:
+        rw.execute("UPDATE models SET parameter_count = ? WHERE slug = 'llama-3.1-8b-instruct'", (count,))
+    response = client.get("/api/v1/models" + query)
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    with app.app_context():
+        models, total = model_list.list_models(thread_connection(app.config["DATABASE"]), filters, sort, page,
+                                               per_page)
+        expected = json.jsonify({"models": models, "pagination": {
+            "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
+    assert response.get_data() == expected.get_data()

@@ -1,7 +1,7 @@
 """Models: the filtered list, one model, its upgrade and its history."""
-from flask import jsonify
+from flask import current_app, jsonify
 
-from ..queries import catalog
+from ..queries import catalog, model_list
 from ..web.connection import get_db
 from ..web import generation_memo
 from ..fields import RETIRING, STATUSES
@@ -37,9 +37,11 @@ def list_models():
     page = params.integer("page", default=1, minimum=1, maximum=10**6)
     per_page = params.integer("per_page", default=50, minimum=1, maximum=MAX_PER_PAGE)
     db = get_db()
-    models, total = catalog.list_models(db, filters, sort, page, per_page, count=generation_memo.counter(db))
-    return jsonify({"models": models, "pagination": {
-        "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
+    models, total = model_list.list_models_json(db, filters, sort, page, per_page, count=generation_memo.counter(db))
+    pagination = {"page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}
+    # The models as SQLite wrote them, in the compact body jsonify writes ({"models": [...], "pagination": {...}}).
+    body = '{"models":' + models + ',"pagination":' + current_app.json.dumps(pagination, separators=(",", ":")) + "}\n"
+    return current_app.response_class(body, mimetype=current_app.json.mimetype)
 
 
 @bp.get("/models/<slug>")

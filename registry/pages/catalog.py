@@ -1,5 +1,5 @@
 """The catalog pages: a model, a family with its timeline, providers, and the deprecations list."""
-from ..queries import catalog, changes, schedule
+from ..queries import catalog, changes, model_list, schedule
 from ..web import params
 from ..web.params import get_or_404
 from ..web.connection import get_db
@@ -51,7 +51,7 @@ def provider(slug):
     """A provider: the latest model of each family, and its families."""
     db = get_db()
     found = get_or_404("Provider", catalog.get_provider, slug)
-    latest, _ = catalog.list_models(db, {"provider": slug, "status": ["latest"]}, "release_date", 1, 200)
+    latest, _ = model_list.list_models(db, {"provider": slug, "status": ["latest"]}, "release_date", 1, 200)
     return render("provider", provider=found, families=catalog.list_families(db, slug, None), latest=latest)
 
 

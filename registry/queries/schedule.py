@@ -2,7 +2,8 @@
 models' own and each cloud's own schedule), and models with any lifecycle date (the feeds' calendar)."""
 import json
 
-from .catalog import JOINS, MODEL_SELECT, model_row
+from .catalog import MODEL_SELECT, model_row
+from .model_list import JOINS
 from .where import Where
 
 

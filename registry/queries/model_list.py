@@ -1,0 +1,139 @@
+"""A page of the model list: the filters as SQL, the page walked on the sort indexes, and each row as the Model
+object of a list, built in Python (model_summaries) or written by SQLite as JSON text (list_models_json)."""
+import json
+
+from .capabilities import filter_conditions
+from .where import Where
+from ..fields import LIST_DATES_AND_SIZES
+
+# A list's rows hold only what a Model in a list shows: the wide columns (metadata, capabilities) stay on disk.
+_SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
+_SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
+    "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
+MODEL_LIST_SELECT = f"""
+SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
+       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name, f.is_open_source
+FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+"""
+_BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
+# The same Model object written by SQLite, key for key in _summary's order (a 50-model page's dicts and their JSON
+# encoding were two thirds of its cost in Python). SQLite writes strings as Python's json does with
+# ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is built in Python.
+_SUMMARY_JSON = "json_object(" + ", ".join(
+    [f"'{c}', m.{c}" for c in _SUMMARY_OWN]
+    + ["'family', json_object('slug', f.slug, 'name', f.name)",
+       "'provider', json_object('slug', p.slug, 'name', p.name)"]
+    + [f"'{c}', m.{c}" for c in LIST_DATES_AND_SIZES]
+    + ["'is_open_source', json(CASE WHEN f.is_open_source THEN 'true' ELSE 'false' END)"]) + ")"
+_HOLDS_REAL = " OR ".join(f"typeof(m.{c}) = 'real'" for c in LIST_DATES_AND_SIZES)
+MODEL_LIST_JSON_SELECT = f"""
+SELECT {_SUMMARY_JSON}, {_HOLDS_REAL}
+FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+"""
+
+
+def model_summary(row) -> dict:
+    """A Model object as in lists (spec: Model without the single-model-only fields)."""
+    return _summary(row, _BY_NAME)
+
+
+def model_summaries(cursor) -> list:
+    """The Model object of every row of a cursor over MODEL_LIST_SELECT (or MODEL_SELECT)."""
+    # Read by position: a sqlite3.Row finds a name by comparing it with each column's, per field and row,
+    # which was half of a 50-model page's Python.
+    at = {d[0]: i for i, d in enumerate(cursor.description)}
+    places = {name: at[name] for name in _SUMMARY_COLUMNS}
+    return [_summary(row, places) for row in cursor]
+
+
+def _summary(row, at: dict) -> dict:
+    model = {name: row[at[name]] for name in _SUMMARY_OWN}
+    model["family"] = {"slug": row[at["family_slug"]], "name": row[at["family_name"]]}
+    model["provider"] = {"slug": row[at["provider_slug"]], "name": row[at["provider_name"]]}
+    for name in LIST_DATES_AND_SIZES:
+        model[name] = row[at[name]]
+    model["is_open_source"] = bool(row[at["is_open_source"]])
+    return model
+
+
+# SQLite puts NULLs last in a DESC order, so these are "nulls last, ties by slug" and match the
+# models_release / models_params indexes column for column: a page walks the index, no sort of all rows.
+_SORTS = {
+    "release_date": "m.release_date DESC, m.slug",
+    "parameter_count": "m.parameter_count DESC, m.slug",
+}
+JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+
+
+def run_count(db):
+    """count(sql, args): run a count(*) query on db (list_models' default; the app keeps them per generation)."""
+    return lambda sql, args: db.execute(sql, args).fetchone()[0]
+
+
+def list_models(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[list, int]:
+    """One page of models matching filters, and the total count (by count(sql, args), default run_count(db))."""
+    ids, args, total = _page(db, filters, sort, page, per_page, count)
+    if ids is None:
+        return [], total
+    rows = db.execute(MODEL_LIST_SELECT + f" WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args)
+    return model_summaries(rows), total
+
+
+def list_models_json(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[str, int]:
+    """list_models' page as the JSON text of its array (what json.dumps writes of list_models' list, compact and
+    with ensure_ascii off), and the total count."""
+    ids, args, total = _page(db, filters, sort, page, per_page, count)
+    if ids is None:
+        return "[]", total
+    rows = db.execute(MODEL_LIST_JSON_SELECT + f" WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args).fetchall()
+    if any(row[1] for row in rows):
+        return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,
+                          separators=(",", ":")), total
+    return "[" + ",".join(row[0] for row in rows) + "]", total
+
+
+def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tuple[str | None, list, int]:
+    """(the SQL of the page's ids, its arguments, the total count); None for the SQL when the page is past the end."""
+    where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
+    where.equal("f.is_open_source", filters.get("open_source"))
+    joined = bool(where)     # every condition so far reads the family or the provider
+    status_at = None
+    statuses = filters.get("status") or []
+    if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
+        where.one_of("m.status", statuses)
+    elif statuses:
+        status_at = len(where)
+        # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
+        # which would visit every model of that status); alone, the status index counts without row reads.
+        where.add("+m.status = ?" if joined else "m.status = ?", statuses[0])
+    if filters.get("min_params") is not None:
+        where.add("m.parameter_count >= ?", filters["min_params"])
+    if filters.get("max_params") is not None:
+        where.add("m.parameter_count <= ?", filters["max_params"])
+    where.extend(filter_conditions(filters))   # model_type and the capabilities; the rest above
+    # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
+    source = " FROM models m" + (JOINS if joined else "")
+    clause = where.sql()
+    total = (count or run_count(db))("SELECT count(*)" + source + clause, where.args)
+    offset = (page - 1) * per_page
+    if offset >= total:
+        return None, [], total
+    if status_at is not None and not joined and sort == "release_date":
+        pass   # models_status_release holds this page in order: walk it
+    elif status_at is not None and not joined and not _few(db, total, offset + per_page):
+        # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
+        # models_status, whose plan reads and sorts every matching row to return one page).
+        where.conditions[status_at] = "+m.status = ?"
+        clause = where.sql()
+    # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
+    ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
+    return ids, where.args + [per_page, offset], total
+
+
+def _few(db, matching: int, needed: int) -> bool:
+    """Is reading and sorting every matching row cheaper than walking the sort index to this page?
+
+    Walking visits about needed * models / matching rows; sorting reads `matching` rows.
+    """
+    models = db.execute("SELECT max(id) FROM models").fetchone()[0] or 0   # the rowid bound: O(log n)
+    return matching * matching <= needed * models
