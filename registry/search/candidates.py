@@ -35,7 +35,7 @@ RESULT_COLUMNS = ("m.id, m.slug, m.display_name, m.version, m.status, m.release_
 _ROW = "SELECT " + RESULT_COLUMNS + """, d.aliases, d.squashed{terms}
 FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
 JOIN search_docs d ON d.model_id = m.id
-WHERE m.id IN (SELECT value FROM json_each(?))
+WHERE m.id IN ({ids})
 """
 
 
@@ -72,25 +72,24 @@ def term_condition(term: intent.Term) -> tuple[str, list] | None:
     return None
 
 
-def name_ids(conn, q: str, lowered: str, wanted: int) -> tuple[set, set]:
-    """(models whose squashed names start with q squashed: the `wanted` likeliest of the newest WINDOW, by
-    how much of their shortest name q covers and their status; models q names whole: exact slugs, aliases
-    and squashed names, looked up apart so a broad query's cut-off never drops them)."""
-    starts, whole = set(), set()
+def name_rows(conn, q: str, lowered: str, wanted: int, terms: list, filters: dict | None) -> list:
+    """The rows (as rows() gives them) of the models that may name q, passing the API's filters: those whose
+    squashed names start with q squashed (the `wanted` likeliest of the newest WINDOW, by how much of their
+    shortest name q covers and their status), and those q names whole (exact slugs, aliases and squashed
+    names, looked up apart so a broad query's cut-off never drops them). One statement: each one more
+    releases the GIL to the server's other threads and waits to take it back."""
+    parts = ["SELECT id FROM models WHERE slug = ?", "SELECT model_id FROM aliases WHERE alias IN (?, ?)"]
+    args = [lowered, q.strip(), lowered]
     squashed = squash(q)
     if squashed:
-        starts.update(r[0] for r in conn.execute(
-            "SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
-            " ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0 / min(length(m.slug), length(m.display_name)))"
-            " - 0.1 * " + STATUS_STEP + " DESC, m.release_date DESC LIMIT ?",
-            (f"squashed : {quote(squashed)}*", WINDOW, len(q.strip()), wanted)))
-        whole.update(r[0] for r in conn.execute(
-            "SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?",
-            (f"squashed : {quote(squashed)}", EXACT_LOOKUP)))
-    whole.update(r[0] for r in conn.execute(
-        "SELECT id FROM models WHERE slug = ? UNION SELECT model_id FROM aliases WHERE alias IN (?, ?)",
-        (lowered, q.strip(), lowered)))
-    return starts, whole
+        parts += ["SELECT * FROM (SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_fts"
+                  " WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0"
+                  " / min(length(m.slug), length(m.display_name))) - 0.1 * " + STATUS_STEP
+                  + " DESC, m.release_date DESC LIMIT ?)",
+                  "SELECT * FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)"]
+        args += [f"squashed : {quote(squashed)}*", WINDOW, len(q.strip()), wanted,
+                 f"squashed : {quote(squashed)}", EXACT_LOOKUP]
+    return rows(conn, " UNION ".join(parts), args, terms, filters)
 
 
 # The index each kind of term reads its models from, newest first, when a query has no words left.
@@ -241,9 +240,10 @@ def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_
     return " ".join(parts), args
 
 
-def rows(conn, ids, terms: list) -> list:
-    """The full rows of ids (with their search documents' aliases and squashed names), with t0, t1, ...:
-    whether the model's own data meets each term's condition (1 for a term with no condition)."""
+def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = None) -> list:
+    """The full rows of the models the query `ids` selects (with their search documents' aliases and squashed
+    names) that pass the API's filters, with t0, t1, ...: whether the model's own data meets each term's
+    condition (1 for a term with no condition)."""
     columns, args = [], []
     for i, term in enumerate(terms):
         condition = term_condition(term)
@@ -252,14 +252,6 @@ def rows(conn, ids, terms: list) -> list:
         else:
             columns.append(f", coalesce({condition[0]}, 0) AS t{i}")
             args += condition[1]
-    return conn.execute(_ROW.format(terms="".join(columns)), (*args, json.dumps(list(ids)))).fetchall()
-
-
-def passing(conn, ids, filters: dict | None) -> set:
-    """The ids that pass the API's filters."""
-    where = filter_conditions(filters)
-    if not where:
-        return set(ids)
-    sql = ("SELECT m.id FROM models m WHERE m.id IN (SELECT value FROM json_each(?)) AND "
-           + " AND ".join(where.conditions))
-    return {r[0] for r in conn.execute(sql, (json.dumps(list(ids)), *where.args))}
+    filtered = filter_conditions(filters)
+    sql = _ROW.format(terms="".join(columns), ids=ids) + "".join(" AND " + c for c in filtered.conditions)
+    return conn.execute(sql, (*args, *ids_args, *filtered.args)).fetchall()

@@ -219,7 +219,6 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     """(score, row) of the best candidates, best first (enough of them to cut to limit)."""
     terms = query.plan.terms
     wanted = limit + 10              # a few more than the page: both pre-rankings are close to the final one
-    starts, whole = candidates.name_ids(conn, query.q, query.text, wanted)
     best = {}
     if query.words or terms:
         asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
@@ -227,8 +226,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
                                         asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query),
                                         query.common, query.frequent):
             best[row["id"]] = (row["score"], row)
-    named = candidates.passing(conn, starts | whole, filters) if filters else starts | whole
-    for row in candidates.rows(conn, named, terms):
+    for row in candidates.name_rows(conn, query.q, query.text, wanted, terms, filters):
         score = name_score(row, query)
         if score is not None and score > best.get(row["id"], (0.0,))[0]:
             best[row["id"]] = (score, row)
