@@ -219,17 +219,24 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     """(score, row) of the best candidates, best first (enough of them to cut to limit)."""
     terms = query.plan.terms
     wanted = limit + 10              # a few more than the page: both pre-rankings are close to the final one
+    named = {}
+    for row in candidates.name_rows(conn, query.q, query.text, wanted, terms, filters):
+        score = name_score(row, query)
+        if score is not None:
+            named[row["id"]] = (score, row)
     best = {}
-    if query.words or terms:
+    # A words match scores at most WORDS_WEIGHTS["top"]: when a page of names already scores above it, no words
+    # match can reach the page (a name typed in part, "gemini 2.", is most queries), and its SQL is not run.
+    above = sum(1 for score, _ in named.values() if round(score, 4) > WORDS_WEIGHTS["top"])
+    if (query.words or terms) and above < limit:
         asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
         for row in candidates.word_rows(conn, query.words, query.typing, terms, filters, wanted, WORDS_WEIGHTS,
                                         asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query),
                                         query.common, query.frequent):
             best[row["id"]] = (row["score"], row)
-    for row in candidates.name_rows(conn, query.q, query.text, wanted, terms, filters):
-        score = name_score(row, query)
-        if score is not None and score > best.get(row["id"], (0.0,))[0]:
-            best[row["id"]] = (score, row)
+    for model_id, (score, row) in named.items():
+        if score > best.get(model_id, (0.0,))[0]:
+            best[model_id] = (score, row)
     scored = [(round(value, 4), row) for value, row in best.values()]
     long_context = bool(query.plan.of(intent.CONTEXT))
     # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
