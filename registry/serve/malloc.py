@@ -19,7 +19,10 @@ M_MMAP_THRESHOLD = -3
 M_ARENA_MAX = -8
 SETTINGS = (
     (M_ARENA_MAX, "MALLOC_ARENA_MAX_", 2),               # the threads share two arenas
-    (M_MMAP_THRESHOLD, "MALLOC_MMAP_THRESHOLD_", 65536),  # 64 KB and up: mapped, given back on free
+    # 8 KB and up: mapped, given back on free. At 64 KB the kept answers of 10-50 KB (family and model pages,
+    # model lists) came from the heap, and the holes their evictions left grew a worker at 50k models to
+    # 155 MB after the bench load; at 16 KB 148 MB, at 8 KB 146 MB (docs/running.md#memory).
+    (M_MMAP_THRESHOLD, "MALLOC_MMAP_THRESHOLD_", 8192),
     (M_TRIM_THRESHOLD, "MALLOC_TRIM_THRESHOLD_", 131072),  # free heap top past 128 KB goes back
 )
 
