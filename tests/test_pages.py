@@ -288,3 +288,26 @@ def test_the_feed_links_of_a_page_answer_their_feeds(client, page_path):
         response = client.get(url.replace("&amp;", "&"))
         assert response.status_code == 200, url
         assert response.mimetype in ("application/atom+xml", "application/feed+json", "text/calendar")
+
+
+# The pages' format by Accept header, asked twice: the second answer comes from the parsed headers kept per header
+# (registry/web/negotiate.py), and must be the first one.
+@pytest.mark.parametrize("accept, expected", [
+    (None, "text/html"),
+    ("*/*", "text/html"),
+    ("text/markdown", "text/markdown"),
+    ("text/markdown;q=0.9, text/html;q=0.8", "text/markdown"),
+    ("text/html;q=0.5, text/markdown", "text/markdown"),
+    ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "text/html"),
+    ("application/json", "text/html"),
+])
+def test_the_page_format_of_an_accept_header_is_the_same_when_asked_again(monkeypatch, accept, expected):
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+    from registry.web import negotiate
+    monkeypatch.setattr(negotiate, "_FORMATS", {})
+    environ = EnvironBuilder(path="/models/x", headers={"Accept": accept} if accept else {}).get_environ()
+    assert [negotiate.page_format(Request(environ)) for _ in range(2)] == [expected, expected]
+    monkeypatch.setattr(negotiate, "MAX_ACCEPT_HEADERS", 0)      # past the bound: parsed every time, not kept
+    monkeypatch.setattr(negotiate, "_FORMATS", {})
+    assert negotiate.page_format(Request(environ)) == expected and negotiate._FORMATS == {}
