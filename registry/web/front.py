@@ -20,6 +20,7 @@ import logging
 from werkzeug.http import remove_entity_headers
 from werkzeug.wrappers import Request, Response
 
+from ..lifecycle import today
 from ..serve.transport_errors import ENVIRON_KEY as TRANSPORT_ERROR
 from . import connection, lifecycle_clock, limits
 from .limit_storage import is_storage_error
@@ -59,9 +60,10 @@ class KeptAnswers:
             return None
         req = Request(environ)
         req.trusted_hosts = self.config.get("TRUSTED_HOSTS")   # as Flask sets it before routing
-        if limits.is_admin_path(req.path) or not lifecycle_clock.checked_today(self.app):
+        day = today()   # read once: the clock's check and a page's key both need it
+        if limits.is_admin_path(req.path) or not lifecycle_clock.checked_today(self.app, day):
             return None
-        kept = self.cache.get(key(req), connection.recent_generation(self.config))
+        kept = self.cache.get(key(req, day), connection.recent_generation(self.config))
         if kept is None:
             return None
         headers = list(kept.headers)

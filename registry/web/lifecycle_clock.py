@@ -21,9 +21,10 @@ _lock = threading.Lock()
 _checked: dict = {}   # db path -> the day this process last made sure of (the db is the truth)
 
 
-def checked_today(app) -> bool:
-    """Whether this process already made sure of today's statuses (else the next request must, in Flask)."""
-    return _checked.get(app.config["DATABASE"]) == lifecycle.today()
+def checked_today(app, day: str | None = None) -> bool:
+    """Whether this process already made sure of today's statuses (else the next request must, in Flask);
+    day: today as the caller already read it."""
+    return _checked.get(app.config["DATABASE"]) == (day or lifecycle.today())
 
 
 def recompute_on_a_new_day(app) -> None:

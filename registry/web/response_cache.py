@@ -116,8 +116,9 @@ def _cacheable(req) -> bool:
     return req.method in ("GET", "HEAD") and not is_admin_path(req.path) and req.endpoint is not None
 
 
-def key(req) -> tuple:
-    """The cache key of a request (a Flask request or a werkzeug one built from the WSGI environ)."""
+def key(req, day: str | None = None) -> tuple:
+    """The cache key of a request (a Flask request or a werkzeug one built from the WSGI environ); day: today
+    as the caller already read it."""
     # Everything that shapes the body (docs/threat-model.md#proxies). The raw query string, not a parsed
     # one: distinct spellings are distinct keys, never a wrong answer. The scheme, host and root path
     # too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
@@ -126,7 +127,7 @@ def key(req) -> tuple:
     # even when no status does.
     negotiated = variant(req)
     return (req.scheme, req.host, req.root_path, req.path, req.query_string) + (
-        (negotiated, today()) if negotiated else ())
+        (negotiated, day or today()) if negotiated else ())
 
 
 def note_generation() -> None:
