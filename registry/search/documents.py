@@ -24,6 +24,8 @@ def squash(text: str) -> str:
 
 def tokens(text: str) -> list:
     """The words FTS5's unicode61 tokenizer reads in text: lowercase letter/digit runs, diacritics removed."""
+    if text.isascii():   # nearly every name: no decomposition nor diacritic to take off (NFKD keeps ASCII as is)
+        return WORD_RUN.findall(text.lower())
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
     return WORD_RUN.findall(plain)
 
