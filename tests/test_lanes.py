@@ -91,18 +91,36 @@ def test_an_undated_repo_no_curated_model_claims_is_no_model(app, client, tmp_pa
     assert client.get("/api/v1/models/reformer-enwik8").status_code == 404
 
 
-def test_published_weights_a_closed_family_would_claim_join_an_open_line_and_a_rerun_writes_nothing(
-        app, client, tmp_path):
-    """A repo only the hub lists, named like a closed line ("claude-*sonnet*"), is a model of its own open
-    line: the next run of the same snapshot finds it in its lane and writes nothing (it used to be placed in
-    the closed family, then refused and removed by the re-run)."""
-    item = {**first_item("model-hub"), "id": "anthropic/claude-mini-sonnet-weights-1b"}
-    save_pages(str(tmp_path), "model-hub", [Page(page("model-hub", item))])
-    first = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
+# A repo only the hub lists, named like a closed line: (a provider listing's record run first, or None; the hub
+# repo; the slug of its model; the family it belongs in). Its family is an open line, never the closed one its
+# name matches by glob ("claude-*sonnet*") or whose slug its id derives (claude-sonnet, claude-instant: curated;
+# claude-nova: made for a provider listing's model): else the re-run refused it as another lane's model and
+# removed it (ingestion was not idempotent).
+HUB_ONLY = [
+    (None, "anthropic/claude-mini-sonnet-weights-1b", "claude-mini-sonnet-weights-1b",
+     "claude-mini-sonnet-weights-1b"),
+    (None, "anthropic/claude-sonnet-2.1", "claude-sonnet-2.1", "anthropic-claude-sonnet"),
+    (None, "anthropic/claude-instant-1.3-0422", "claude-instant-1.3-0422", "anthropic-claude-instant"),
+    (("vendor-b-api", "claude-nova-2"), "anthropic/claude-nova-3", "claude-nova-3", "anthropic-claude-nova"),
+    # an open line whose slug the id derives is its line
+    (None, "meta-llama/llama-3-1-instruct-2", "llama-3-1-instruct-2", "llama-3-1-instruct"),
+]
+
+
+@pytest.mark.parametrize("listed, repo, slug, family", HUB_ONLY, ids=[c[1] for c in HUB_ONLY])
+def test_published_weights_join_an_open_line_and_a_rerun_writes_nothing(app, client, tmp_path, listed, repo, slug,
+                                                                        family):
+    db = app.config["DATABASE"]
+    if listed is not None:
+        source, model_id = listed
+        save_pages(str(tmp_path / "listing"), source, [Page(page(source, {**first_item(source), "id": model_id}))])
+        assert run_source(db, source, offline=True, seeds_dir=str(tmp_path / "listing")).status == "completed"
+    save_pages(str(tmp_path), "model-hub", [Page(page("model-hub", {**first_item("model-hub"), "id": repo}))])
+    first = run_source(db, "model-hub", offline=True, seeds_dir=str(tmp_path))
     assert first.details["outcomes"] == {"new model": 1}, first.details
-    model = client.get("/api/v1/models/claude-mini-sonnet-weights-1b").get_json()
-    family = client.get(f"/api/v1/families/{model['family']['slug']}").get_json()
-    assert family["slug"] != "claude-sonnet" and family["is_open_source"] is True
-    again = run_source(app.config["DATABASE"], "model-hub", offline=True, seeds_dir=str(tmp_path))
+    model = client.get(f"/api/v1/models/{slug}").get_json()
+    placed = client.get(f"/api/v1/families/{model['family']['slug']}").get_json()
+    assert (placed["slug"], placed["is_open_source"]) == (family, True)
+    again = run_source(db, "model-hub", offline=True, seeds_dir=str(tmp_path))
     assert (again.added, again.updated, again.details["outcomes"]) == (0, 0, {"landed on a known model": 1})
-    assert client.get("/api/v1/models/claude-mini-sonnet-weights-1b").get_json()["status"] != "sunset"
+    assert client.get(f"/api/v1/models/{slug}").get_json() == model

@@ -88,3 +88,34 @@ def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(t
         assert search(conn, q, words=split) == search(conn, q, words=plain)
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("minimum, rebuilt", [
+    (10 ** 9, False),   # few documents changed: the triggers keep the index in step
+    (0, True),          # many (the fixture's three stand for a first 50k-repo ingest): rebuilt in one pass
+])
+def test_refreshed_documents_are_found_whichever_way_the_index_is_kept(app, monkeypatch, minimum, rebuilt):
+    """A refresh leaves search_fts holding exactly search_docs (FTS5's integrity check against the content) and
+    the triggers as the schema made them, whether it wrote through them or rebuilt the index."""
+    from registry.db import connect_rw, transaction
+    from registry.search import documents
+    monkeypatch.setattr(documents, "REBUILD_MIN", minimum)
+    conn = connect_rw(app.config["DATABASE"])
+    try:
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name").fetchall()
+        ids = [r[0] for r in conn.execute("SELECT id FROM models ORDER BY id LIMIT 3")]
+        statements = []
+        conn.set_trace_callback(statements.append)
+        with transaction(conn):
+            conn.executemany("UPDATE models SET display_name = 'Zyxwv ' || display_name WHERE id = ?",
+                             [(i,) for i in ids])
+            documents.refresh(conn, ids)
+        conn.set_trace_callback(None)
+        assert any("'rebuild'" in s for s in statements) is rebuilt
+        conn.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
+        found = {r[0] for r in conn.execute("SELECT rowid FROM search_fts WHERE search_fts MATCH 'zyxwv'")}
+        assert found == set(ids)
+        assert conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+                            ).fetchall() == triggers
+    finally:
+        conn.close()

@@ -38,6 +38,10 @@ class Drift:
         return text + (f" (kept: {self.kept_because})" if self.kept_because else "")
 
 
+# The fields flatten() reads: only their JSON values are parsed (a 50k-repo hub run stores half a million others).
+_READ = frozenset(LIFECYCLE + ("deprecated", "retired", "platforms"))
+
+
 def flatten(fields: dict) -> dict:
     """field -> value of one model's facts, platform schedules as platforms.<platform>.<key>."""
     out = {}
@@ -56,7 +60,9 @@ def by_model(rows) -> dict:
     """slug -> field -> value from fact rows (source, slug, field, JSON value)."""
     facts: dict = {}
     for _source, slug, field, value in rows:
-        facts.setdefault(slug, {})[field] = json.loads(value) if isinstance(value, str) else value
+        fields = facts.setdefault(slug, {})
+        if field in _READ:
+            fields[field] = json.loads(value) if isinstance(value, str) else value
     return {slug: flatten(fields) for slug, fields in facts.items()}
 
 

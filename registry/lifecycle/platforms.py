@@ -72,8 +72,10 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
     own = own_statuses(effective, on)
     families = _families(effective)
     mine = {mid: on_platform(m, OFFICIAL, own[mid], on) for mid, m in effective.items()}
+    by_kind: dict = {}   # every view's lines by kind: the same members and families, indexed once
     out = {OFFICIAL: (View(effective, {mid: lc.status for mid, lc in mine.items()},
-                           {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor), mine)}
+                           {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor, by_kind),
+                      mine)}
     official = out[OFFICIAL][0]
     for platform in sorted({p for m in effective.values() for p in m.served} - {OFFICIAL}):
         here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()
@@ -83,7 +85,7 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
         successor = {} if hub else dict(official.successor)
         status.update((mid, lc.status) for mid, lc in here.items())
         successor.update((mid, lc.successor_id) for mid, lc in here.items())
-        out[platform] = (View(effective, status, successor, families, family_successor),
+        out[platform] = (View(effective, status, successor, families, family_successor, by_kind),
                          {mid: lc for mid, lc in here.items() if platform in effective[mid].served})
     return out
 

@@ -18,7 +18,7 @@ latest has none.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..fields import WORKING
 from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, strictly_same_type, tiers, undated
@@ -45,7 +45,9 @@ class View:
     successor: dict
     families: dict
     family_successor: dict
-    _by_kind: dict | None = None   # (family, model_type, tiers) -> ids newest first, built on first use
+    # (family, model_type, tiers) -> ids newest first, built on first use; views of one registry may share one
+    # (it reads only members and families).
+    by_kind: dict = field(default_factory=dict)
 
     def working(self, model_id: int | None) -> bool:
         """Can a caller on this platform still call the model?"""
@@ -70,13 +72,12 @@ class View:
         when the rules ask for them (a family is indexed by both once, not re-checked per decision)."""
         if strictly_same_type not in rules:
             return self.families.get(family_id, ())
-        if self._by_kind is None:
-            self._by_kind = {}
+        if not self.by_kind:
             for fid, ids in self.families.items():
                 for mid in ids:
                     m = self.members[mid]
-                    self._by_kind.setdefault((fid, m.model_type, tiers(m.slug)), []).append(mid)
-        return self._by_kind.get((family_id, anchor.model_type, tiers(anchor.slug)), ())
+                    self.by_kind.setdefault((fid, m.model_type, tiers(m.slug)), []).append(mid)
+        return self.by_kind.get((family_id, anchor.model_type, tiers(anchor.slug)), ())
 
     def newest_fit(self, family_id: int, anchor: Member, rules: tuple) -> int | None:
         """The newest working model of a line that fits anchor by rules, or None."""

@@ -12,11 +12,28 @@ def replace_facts(conn, source: str, facts: list, aliases: list) -> None:
     """Swap every fact and alias claim of one source for new ones.
 
     facts: (source, model slug, field, JSON value) rows; aliases: (source, alias, model slug,
-    alias source, position) rows.
+    alias source, position) rows. Only the rows that differ from the stored ones are written: a re-run
+    of an unchanged upstream (half a million facts of a 50k-repo hub) rewrites nothing.
     """
-    conn.execute("DELETE FROM facts WHERE source = ?", (source,))
-    conn.executemany("INSERT INTO facts (source, model_slug, field, value) VALUES (?, ?, ?, ?)", facts)
-    conn.execute("DELETE FROM alias_facts WHERE source = ?", (source,))
+    _swap(conn, source, "facts", ("model_slug", "field"), ("value",), facts)
+    _swap(conn, source, "alias_facts", ("alias",), ("model_slug", "alias_source", "position"), aliases)
+
+
+def _swap(conn, source: str, table: str, key: tuple, values: tuple, rows: list) -> None:
+    """Make source's rows of table (primary key source + key) exactly rows (tuples in that column order): write
+    only the difference, compared as whole rows."""
+    columns = ("source",) + key + values
+    cursor = conn.cursor()
+    cursor.row_factory = None   # plain tuples, compared with rows as they are
+    stored = set(cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE source = ?", (source,)))
+    fresh = [row for row in rows if row not in stored]   # new, or a key whose values changed
+    if len(rows) - len(fresh) < len(stored):   # some stored row is not wanted as it is: drop those whose key went
+        width = 1 + len(key)
+        wanted = {row[:width] for row in rows}
+        match = " AND ".join(f"{c} = ?" for c in key)
+        conn.executemany(f"DELETE FROM {table} WHERE source = ? AND {match}",
+                         [row[:width] for row in stored if row[:width] not in wanted])
     conn.executemany(
-        "INSERT INTO alias_facts (source, alias, model_slug, alias_source, position) VALUES (?, ?, ?, ?, ?)",
-        aliases)
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT(source, {', '.join(key)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in values)}",
+        fresh)

@@ -1,5 +1,6 @@
 """The families a merge places models in: curated ones by their globs, else a family derived from the id."""
 import fnmatch
+import itertools
 import json
 import re
 
@@ -46,12 +47,15 @@ class Families:
         (docs/api-decisions.md#upgrade), so dall-e-3 gets dall-e and whisper-large-v3 whisper-large.
         """
         stem = family_stem(model_id)
-        slug = stem
-        taken = self.rows.get(slug)
-        if taken is not None and taken["provider"] != provider:
-            slug = f"{provider}-{stem}"
-        if slug in self.rows:
-            return self.rows[slug]["id"]
+        for slug in _derived_slugs(provider, stem):
+            taken = self.rows.get(slug)
+            if taken is None:
+                break
+            # Published weights join only an open line of their provider: a closed family of the same name
+            # (Codestral, the API line) is no home for the hub's mistralai/Codestral-... repos, which the
+            # next run would refuse (docs/lifecycle.md#sources-stay-in-their-lane).
+            if taken["provider"] == provider and (taken["is_open_source"] or not open_weights):
+                return taken["id"]
         p = self.providers[provider]
         stamp = now_iso()
         cur = self.conn.execute(
@@ -61,8 +65,18 @@ class Families:
             (slug, stem, p["id"], f"{p['name']} models named {stem}-*, found by ingestion; no curated family"
              " claims them yet.", int(open_weights), stamp, stamp))
         family_id = cur.fetchone()[0]
-        self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider}
+        self.rows[slug] = {"id": family_id, "slug": slug, "match_globs": "[]", "provider": provider,
+                           "is_open_source": int(open_weights)}
         return family_id
+
+
+def _derived_slugs(provider: str, stem: str):
+    """The slugs a derived family may take, in order: the stem, the stem under its provider's name, then
+    that numbered (a name another provider's or a closed family holds is passed over)."""
+    yield stem
+    yield f"{provider}-{stem}"
+    for n in itertools.count(2):
+        yield f"{provider}-{stem}-{n}"
 
 
 def _patterns(rows) -> dict:

@@ -41,9 +41,9 @@ def _load_signals(conn) -> dict:
     return signals_of(raw)
 
 
-def _served(metadata: dict, sources: set, open_weights: bool) -> frozenset:
+def _served(metadata: dict, canonical_url: str | None, sources: set, open_weights: bool) -> frozenset:
     """The platforms a model's ids belong to: its alias sources, and the hub for published weights."""
-    on_hub = open_weights and (metadata.get("hub_id") or str(metadata.get("canonical_url") or "").startswith(HUB_PAGE))
+    on_hub = open_weights and (metadata.get("hub_id") or str(canonical_url or "").startswith(HUB_PAGE))
     return frozenset(sources | ({HUB_PLATFORM} if on_hub else set()))
 
 
@@ -72,8 +72,7 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
             parameter_count=r["parameter_count"], successor_id=r["successor_id"],
             points_to_id=ids.get(metadata.get("points_to")), flags=flags.get(r["slug"], {}),
             schedules=schedules, sources={**provenance, "points_to": provenance.get("points_to")},
-            served=_served({**metadata, "canonical_url": r["canonical_url"]}, sources.get(mid, set()),
-                           bool(r["is_open_source"])),
+            served=_served(metadata, r["canonical_url"], sources.get(mid, set()), bool(r["is_open_source"])),
             removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)))
     family_successor = {fid: succ for fid, succ in conn.execute(
         "SELECT id, successor_id FROM families WHERE successor_id IS NOT NULL")}

@@ -140,6 +140,7 @@ def _write_models(conn, merge: _Merge, facts: dict, live: set, names_by_model: d
     """Upsert each live model whose merged values differ from its row (or that has none yet)."""
     families = Families(conn)
     columns = ("slug",) + COMPARED
+    rows = []
     for slug in sorted(live):
         visible = _visible(slug, facts[slug], families, [a[0] for a in names_by_model.get(slug, [])])
         if visible is None:
@@ -154,12 +155,13 @@ def _write_models(conn, merge: _Merge, facts: dict, live: set, names_by_model: d
             continue
         if old is None or old.get("capabilities") != row["capabilities"]:
             merge.capability_sets[slug] = row["capabilities"]
-        conn.execute(
-            f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
-            f" VALUES ({', '.join('?' * len(columns))}, ?, ?)"
-            f" ON CONFLICT(slug) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in COMPARED)},"
-            " updated_at = excluded.updated_at",
-            (slug, *(row[c] for c in COMPARED), merge.stamp, merge.stamp))
+        rows.append((slug, *(row[c] for c in COMPARED), merge.stamp, merge.stamp))
+    # In slug order, as placed: new rows take the same ids as one statement per model gave them.
+    conn.executemany(
+        f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
+        f" VALUES ({', '.join('?' * len(columns))}, ?, ?)"
+        f" ON CONFLICT(slug) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in COMPARED)},"
+        " updated_at = excluded.updated_at", rows)
 
 
 def _keep_tombstones(conn, merge: _Merge) -> set:
@@ -180,14 +182,17 @@ def _keep_tombstones(conn, merge: _Merge) -> set:
 
 def _write_successors(conn, merge: _Merge) -> None:
     """Point each model at the successor its facts name (once every model has its id)."""
+    links = []
     for slug, successor in merge.successors.items():
         successor_id = merge.ids.get(successor) if successor and successor != slug else None
         old = merge.existing.get(slug)
-        if old is not None and old["successor_id"] == successor_id:
+        # A row _write_models just added has no successor yet: only a named one is written.
+        if successor_id == (old["successor_id"] if old is not None else None):
             continue
         if old is not None and slug not in merge.added:
             merge.changed.add(slug)
-        conn.execute("UPDATE models SET successor_id = ? WHERE slug = ?", (successor_id, slug))
+        links.append((successor_id, slug))
+    conn.executemany("UPDATE models SET successor_id = ? WHERE slug = ?", links)
 
 
 def _finish(conn, merge: _Merge) -> None:
@@ -214,20 +219,23 @@ def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset
     changed = set()
     current = {r[0]: tuple(r[1:]) for r in conn.execute(
         "SELECT alias, model_id, source, position, normalized FROM aliases")}
+    dropped, written = [], []
     for alias, old in current.items():
         if alias not in wanted and old[0] not in tombstones:
-            conn.execute("DELETE FROM aliases WHERE alias = ?", (alias,))
+            dropped.append((alias,))
             if old[0] in by_id:
                 changed.add(by_id[old[0]])
+    conn.executemany("DELETE FROM aliases WHERE alias = ?", dropped)
     for alias, new in wanted.items():
         old = current.get(alias)
         if old == new:
             continue
-        conn.execute(
-            "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
-            " position = excluded.position, normalized = excluded.normalized", (alias, *new))
+        written.append((alias, *new))
         changed.add(by_id[new[0]])
         if old is not None and old[0] in by_id:
             changed.add(by_id[old[0]])
+    conn.executemany(
+        "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
+        " position = excluded.position, normalized = excluded.normalized", written)
     return changed

@@ -24,6 +24,8 @@ def squash(text: str) -> str:
 
 def tokens(text: str) -> list:
     """The words FTS5's unicode61 tokenizer reads in text: lowercase letter/digit runs, diacritics removed."""
+    if text.isascii():   # nearly every name: no decomposition nor diacritic to take off (NFKD keeps ASCII as is)
+        return WORD_RUN.findall(text.lower())
     plain = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(ch))
     return WORD_RUN.findall(plain)
 
@@ -70,8 +72,17 @@ def _document(row, aliases: list) -> tuple:
     return (row["id"], *columns, words_text(columns))
 
 
+_COLUMNS = ("model_id", "display_name", "slug", "aliases", "family", "squashed", "words")
+# Past this many documents changed at once, and this share of all, the FTS5 index is rebuilt from search_docs
+# in one pass ('rebuild') instead of kept in step row by row by the triggers: a first ingest of a 50k-repo hub
+# writes nearly every document, and one pass is about ten times cheaper than 50k trigger inserts (with eight
+# prefix indexes). Either way the index holds the same documents.
+REBUILD_MIN, REBUILD_SHARE = 1000, 0.1
+
+
 def refresh(conn, model_ids=None) -> None:
     """Rewrite the search documents of the given models (all models when None)."""
+    from ..db import transaction   # here: registry.db imports the migrations, which import this module
     where, params = "", ()
     if model_ids is not None:
         model_ids = list(model_ids)
@@ -91,18 +102,30 @@ def refresh(conn, model_ids=None) -> None:
         "SELECT m.id, m.slug, m.display_name, f.name AS family_name FROM models m"
         " JOIN families f ON f.id = m.family_id" + where, params).fetchall()
     docs = [_document(r, aliases.get(r["id"], [])) for r in rows]
-    # Upsert, never INSERT OR REPLACE: a replace deletes without firing the FTS delete trigger.
+    cursor = conn.cursor()
+    cursor.row_factory = None
     # An unchanged document is not rewritten, so a re-run leaves the FTS index untouched.
-    before = conn.total_changes
-    conn.executemany(
-        "INSERT INTO search_docs (model_id, display_name, slug, aliases, family, squashed, words)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(model_id) DO UPDATE SET display_name = excluded.display_name,"
-        " slug = excluded.slug, aliases = excluded.aliases, family = excluded.family,"
-        " squashed = excluded.squashed, words = excluded.words"
-        " WHERE (search_docs.display_name, search_docs.slug, search_docs.aliases, search_docs.family,"
-        " search_docs.squashed, search_docs.words) IS NOT (excluded.display_name, excluded.slug, excluded.aliases,"
-        " excluded.family, excluded.squashed, excluded.words)", docs)
-    if conn.total_changes != before:
+    stored = set(cursor.execute(f"SELECT {', '.join(_COLUMNS)} FROM search_docs"
+                                + (" WHERE model_id IN (SELECT id FROM refresh_ids)" if where else "")))
+    changed = [doc for doc in docs if doc not in stored]
+    if not changed:
+        return
+    total = conn.execute("SELECT count(*) FROM search_docs").fetchone()[0]
+    # Upsert, never INSERT OR REPLACE: a replace deletes without firing the FTS delete trigger.
+    upsert = (f"INSERT INTO search_docs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
+              f" ON CONFLICT(model_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
+    with transaction(conn):   # the triggers dropped for a rebuild come back, or nothing happened
+        if len(changed) > max(REBUILD_MIN, REBUILD_SHARE * total):
+            triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+                                    " AND tbl_name = 'search_docs' ORDER BY name").fetchall()
+            for name, _ in triggers:
+                conn.execute(f'DROP TRIGGER "{name}"')
+            conn.executemany(upsert, changed)
+            conn.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")
+            for _, sql in triggers:
+                conn.execute(sql)
+        else:
+            conn.executemany(upsert, changed)
         # One b-tree per term instead of one per write: a query reads each term's rows in one place
         # (FTS5 'optimize'; about 1 s at 50k models, only when a document changed).
         conn.execute("INSERT INTO search_fts(search_fts) VALUES ('optimize')")
