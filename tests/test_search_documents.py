@@ -83,7 +83,7 @@ def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(t
         split = Lexicon(conn)
         # shares for a registry of a few hundred models (the defaults are for tens of thousands)
         split.common, split.frequent = frequent_words(conn, least=1, common_share=0.1, rare_share=0.02)
-        query = ranking._read(q, split.providers, common=split.common, frequent=split.frequent)
+        query = ranking._read(q, split)
         assert words_match(query.words, query.typing, split.common, split.frequent)[1], "the phrase was not split"
         assert search(conn, q, words=split) == search(conn, q, words=plain)
     finally:

@@ -128,12 +128,12 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
     """
     limit = max(1, min(int(limit), MAX_LIMIT))
     words = words or lexicon(conn)
-    query = _read(q, words.providers, common=words.common, frequent=words.frequent)
+    query = _read(q, words)
     found = _ranked(conn, query, filters, limit)
     if not found:
         fixed = _corrected(conn, query, words)
         if fixed is not None:
-            query = _read(fixed, words.providers, corrected=True, common=words.common, frequent=words.frequent)
+            query = _read(fixed, words, corrected=True)
             found = _ranked(conn, query, filters, limit)
     either = intent.either_type(query.plan) if not found else None
     if either is not None:
@@ -182,12 +182,12 @@ def _loosened(query: _Query, lines: set) -> _Query:
     return replace(query, plan=plan, words=[WORD_RUN.findall(w.lower()) for w in plan.text], corrected=True)
 
 
-def _read(q: str, providers: dict, corrected: bool = False, common=frozenset(), frequent=frozenset()) -> _Query:
-    plan = intent.parse(q, providers)
+def _read(q: str, words_known: Lexicon, corrected: bool = False) -> _Query:
+    plan = intent.parse(q, words_known.providers)
     words = [WORD_RUN.findall(w.lower()) for w in plan.text]
     return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
                   plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
-                  corrected=corrected, common=common, frequent=frequent)
+                  corrected=corrected, common=words_known.common, frequent=words_known.frequent)
 
 
 def _corrected(conn, query: _Query, lexicon_) -> str | None:
