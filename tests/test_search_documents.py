@@ -74,12 +74,14 @@ def truth_db(tmp_path_factory):
     "us.meta.llama3-2-90b-instruct-v1:0",
     "llama-3.3-70b-instru",                          # typing: the last run a prefix
     "llama-3.3-8b-instru",                           # no such model: nothing either way
+    "meta llama 3 8b instruct v1 0 ",                # words of one run each: the common ones checked, not asked
+    "gpt 4o mini 2024 07 18",
 ])
 def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(truth_db, q):
     conn = connect_ro(str(truth_db))
     try:
         plain = Lexicon(conn)
-        plain.common, plain.frequent = frozenset(), frozenset()
+        plain.common, plain.frequent = frozenset(), {}
         split = Lexicon(conn)
         # shares for a registry of a few hundred models (the defaults are for tens of thousands)
         split.common, split.frequent = frequent_words(conn, least=1, common_share=0.1, rare_share=0.02)
@@ -88,6 +90,21 @@ def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(t
         assert search(conn, q, words=split) == search(conn, q, words=plain)
     finally:
         conn.close()
+
+
+# A query is asked of the index by its rarest word and its rarest number first: a line's words come together
+# ("stable diffusion"), so three of them would leave as many candidates as one.
+@pytest.mark.parametrize("runs, shares, anchors", [
+    (["stabilityai", "stable", "diffusion", "8", "70b", "max"],
+     {"stabilityai": 0.04, "stable": 0.02, "diffusion": 0.02, "8": 0.16, "70b": 0.04, "max": 0.07},
+     ["stable", "70b", "diffusion"]),
+    (["us", "tulu", "4", "1", "7b"], {"us": 0.3, "4": 0.15, "1": 0.2, "7b": 0.04}, ["tulu", "7b", "4"]),
+    (["gpt", "oss"], {"gpt": 0.1, "oss": 0.01}, ["oss", "gpt"]),          # no number
+    (["3", "5"], {"3": 0.2, "5": 0.1}, ["5", "3"]),                      # no word
+])
+def test_a_query_is_asked_by_its_rarest_word_and_number(runs, shares, anchors):
+    from registry.search.candidates import _anchors
+    assert _anchors(runs, shares) == anchors
 
 
 @pytest.mark.parametrize("minimum, rebuilt", [

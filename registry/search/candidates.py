@@ -20,9 +20,11 @@ from .documents import squash, words_pattern
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
-# Common runs a query must hold before it is looked up without them: one more posting list read costs less
-# than checking the candidates that its rarer words alone find (words_match).
+# Runs a query must leave to the check before it is looked up by its rarest ones: one more posting list read
+# costs less than checking the candidates its rarer words alone find (words_match).
 DROPPED_MIN = 2
+ANCHORS = 3                      # rarest runs such a query is asked of the index by (each more: one more posting list)
+CHECKED_SHARE = 0.005            # most documents (a share, estimated) the runs asked may leave to check whole
 TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
 STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
 STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
@@ -135,39 +137,51 @@ def term_ids(conn, terms: list) -> list:
     return found
 
 
-def words_match(words: list, typing: bool, common=frozenset(), frequent=frozenset()) -> tuple[str, list]:
+def words_match(words: list, typing: bool, common=frozenset(), frequent=None) -> tuple[str, list]:
     """(FTS5 expression, LIKE patterns of documents' words) that together find the models holding every word
     (a phrase of its letter/digit runs; the last one a prefix while typing).
 
-    A common run inside a phrase ("0", "v1", "us" of "us.qwen.qwen-vl-6.0-1b-v1:0") costs FTS5 its whole
-    posting list. When the query also holds a rare word, the index is asked without the common runs and
-    each phrase that lost one is checked in the few candidates' document words, which hold a phrase exactly
-    when FTS5 finds it (documents.words_pattern). Otherwise, and for runs outside ASCII, the words are
-    matched as they are.
+    A common run ("0", "v1", "us" of "us.qwen.qwen-vl-6.0-1b-v1:0", "7b") costs FTS5 its whole posting list,
+    and a long phrase its position lists. So a query holding a common run is asked of the index by its ANCHORS
+    rarest runs typed whole, and each word is checked in the candidates' document words, which hold a phrase
+    exactly when FTS5 finds it (documents.words_pattern). That is done when the runs asked leave few
+    candidates to check: at most CHECKED_SHARE of the documents, were the runs independent (frequent: the
+    share of documents holding each word that is not rare; a rare one counts as none). Otherwise, and for
+    runs outside ASCII, the words are matched as they are.
     """
     last = len(words) - 1
-    whole = [phrase(parts, typing and i == last) for i, parts in enumerate(words)]
+    prefixes = [typing and i == last for i in range(len(words))]
+    whole = " AND ".join(phrase(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True))
     if not common or not all(run.isascii() for parts in words for run in parts):
-        return " AND ".join(whole), []
-    asked, checks, rare, dropped = [], [], False, 0
-    for i, parts in enumerate(words):
-        prefix = typing and i == last
-        kept = [run for j, run in enumerate(parts) if run not in common or (prefix and j == len(parts) - 1)]
-        rare = rare or any(run not in frequent for run in parts[:len(parts) - prefix])
-        if len(parts) == 1 or len(kept) == len(parts) or not kept:
-            asked.append(whole[i])
-            continue
-        asked += [phrase([run], prefix and j == len(kept) - 1 and run == parts[-1]) for j, run in enumerate(kept)]
-        checks.append(words_pattern(parts, prefix))
-        dropped += len(parts) - len(kept)
-    if dropped < DROPPED_MIN or not rare:
-        return " AND ".join(whole), []
-    return " AND ".join(asked), checks
+        return whole, []
+    if not any(run in common for parts in words for run in parts):
+        return whole, []
+    frequent = frequent or {}
+    typed = list(dict.fromkeys(run for parts, prefix in zip(words, prefixes, strict=True) for run in parts[:len(parts) - prefix]))
+    anchors = _anchors(typed, frequent)
+    share = 1.0
+    for run in anchors:
+        share *= frequent.get(run, 0.0)
+    if sum(map(len, words)) - len(anchors) < DROPPED_MIN or share > CHECKED_SHARE:
+        return whole, []
+    # A word that is one anchor is what the index found; every other is checked.
+    checks = [words_pattern(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True)
+              if prefix or len(parts) > 1 or parts[0] not in anchors]
+    return " AND ".join(phrase([run]) for run in anchors), checks
+
+
+def _anchors(runs: list, frequent: dict) -> list:
+    """The ANCHORS runs a query is asked of the index by: its rarest word and its rarest number (a line's words
+    come together, "stable diffusion", and a size or date lies across them), then the rarest of the rest."""
+    ranked = sorted(runs, key=lambda run: frequent.get(run, 0.0))
+    lead = [next((r for r in ranked if r.isalpha()), None), next((r for r in ranked if not r.isalpha()), None)]
+    lead = [r for r in lead if r is not None]
+    return (lead + [r for r in ranked if r not in lead])[:ANCHORS]
 
 
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
               penalties: dict, asked_type: bool, long_context: bool, line: str | None = None,
-              common=frozenset(), frequent=frozenset()) -> list:
+              common=frozenset(), frequent=None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
     (penalties: its weights; common, frequent: the index's words by how many models hold them, words_match)."""

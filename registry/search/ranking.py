@@ -36,7 +36,7 @@ counts as naming a model exactly. User text never reaches FTS5 as query syntax: 
 quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricter).
 """
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
@@ -113,7 +113,7 @@ class _Query:
     typing: bool                 # the last word is still being typed (matched as a prefix)
     corrected: bool = False
     common: frozenset = frozenset()     # the index's common and not rare words (candidates.words_match)
-    frequent: frozenset = frozenset()
+    frequent: dict = field(default_factory=dict)
 
     @property
     def one_intent_word(self) -> bool:

@@ -21,8 +21,8 @@ LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 # A word in more than COMMON_SHARE of the documents (and at least COMMON_MIN of them) is common: matching it
 # reads a long posting list ("0", "v1", "us" of Bedrock ids), so a phrase holding one is looked up by its
-# rare words (in at most RARE_SHARE of the documents) and checked whole in the few candidates' document
-# words (candidates.words_match).
+# rarest words and checked whole in the few candidates' document words (candidates.words_match). Words in
+# at most RARE_SHARE of the documents are not counted: any of them is rare enough.
 COMMON_SHARE, COMMON_MIN = 0.02, 500
 RARE_SHARE = 0.002
 
@@ -130,17 +130,17 @@ class Lexicon:
 
 
 def frequent_words(conn, least: int = COMMON_MIN, common_share: float = COMMON_SHARE,
-                   rare_share: float = RARE_SHARE) -> tuple[frozenset, frozenset]:
-    """(common words, words that are not rare) of the index: in more than `common_share` of the documents and
-    at least `least` of them; in more than `rare_share` of them."""
+                   rare_share: float = RARE_SHARE) -> tuple[frozenset, dict]:
+    """(common words, {word that is not rare: the share of documents holding it}) of the index: in more than
+    `common_share` of the documents and at least `least` of them; in more than `rare_share` of them."""
     documents = conn.execute("SELECT count(*) FROM search_docs").fetchone()[0]
     if documents < least:
-        return frozenset(), frozenset()
+        return frozenset(), {}
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_rows USING fts5vocab(main, 'search_fts', 'row')")
     counts = dict(conn.execute("SELECT term, doc FROM temp.search_rows WHERE doc > ?",
                                (int(documents * rare_share),)).fetchall())
     common = frozenset(t for t, n in counts.items() if n > documents * common_share and n >= least)
-    return common, frozenset(counts)
+    return common, {t: n / documents for t, n in counts.items()}
 
 
 def lexicon(conn, path: str | None = None, current: int | None = None) -> Lexicon:
