@@ -157,7 +157,8 @@ def words_match(words: list, typing: bool, common=frozenset(), frequent=None) ->
     if not any(run in common for parts in words for run in parts):
         return whole, []
     frequent = frequent or {}
-    typed = list(dict.fromkeys(run for parts, prefix in zip(words, prefixes, strict=True) for run in parts[:len(parts) - prefix]))
+    typed = list(dict.fromkeys(run for parts, prefix in zip(words, prefixes, strict=True)
+                               for run in parts[:len(parts) - prefix]))     # runs typed whole, each once
     anchors = _anchors(typed, frequent)
     share = 1.0
     for run in anchors:
