@@ -112,8 +112,8 @@ def test_a_query_is_asked_by_its_rarest_word_and_number(runs, shares, anchors):
     (0, True),          # many (the fixture's three stand for a first 50k-repo ingest): rebuilt in one pass
 ])
 def test_refreshed_documents_are_found_whichever_way_the_index_is_kept(app, monkeypatch, minimum, rebuilt):
-    """A refresh leaves search_fts holding exactly search_docs (FTS5's integrity check against the content) and
-    the triggers as the schema made them, whether it wrote through them or rebuilt the index."""
+    """A refresh leaves both FTS5 indexes holding exactly search_docs (FTS5's integrity check against the
+    content) and the triggers as the schema made them, whether it wrote through them or rebuilt the indexes."""
     from registry.db import connect_rw, transaction
     from registry.search import documents
     monkeypatch.setattr(documents, "REBUILD_MIN", minimum)
@@ -129,9 +129,13 @@ def test_refreshed_documents_are_found_whichever_way_the_index_is_kept(app, monk
             documents.refresh(conn, ids)
         conn.set_trace_callback(None)
         assert any("'rebuild'" in s for s in statements) is rebuilt
-        conn.execute("INSERT INTO search_fts(search_fts, rank) VALUES ('integrity-check', 1)")
+        for index in documents.INDEXES:
+            conn.execute(f"INSERT INTO {index}({index}, rank) VALUES ('integrity-check', 1)")
         found = {r[0] for r in conn.execute("SELECT rowid FROM search_fts WHERE search_fts MATCH 'zyxwv'")}
         assert found == set(ids)
+        # the squashed names' own index: the new names, typed in part
+        names = {r[0] for r in conn.execute("SELECT rowid FROM search_names WHERE search_names MATCH 'zyxwv*'")}
+        assert names == set(ids)
         assert conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
                             ).fetchall() == triggers
     finally:

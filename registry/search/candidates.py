@@ -84,13 +84,12 @@ def name_rows(conn, q: str, lowered: str, wanted: int, terms: list, filters: dic
     args = [lowered, q.strip(), lowered]
     squashed = squash(q)
     if squashed:
-        parts += ["SELECT * FROM (SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_fts"
-                  " WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0"
+        parts += ["SELECT * FROM (SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_names"
+                  " WHERE search_names MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0"
                   " / min(length(m.slug), length(m.display_name))) - 0.1 * " + STATUS_STEP
                   + " DESC, m.release_date DESC LIMIT ?)",
-                  "SELECT * FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? LIMIT ?)"]
-        args += [f"squashed : {quote(squashed)}*", WINDOW, len(q.strip()), wanted,
-                 f"squashed : {quote(squashed)}", EXACT_LOOKUP]
+                  "SELECT * FROM (SELECT rowid FROM search_names WHERE search_names MATCH ? LIMIT ?)"]
+        args += [f"{quote(squashed)}*", WINDOW, len(q.strip()), wanted, quote(squashed), EXACT_LOOKUP]
     return rows(conn, " UNION ".join(parts), args, terms, filters)
 
 

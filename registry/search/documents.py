@@ -73,6 +73,7 @@ def _document(row, aliases: list) -> tuple:
 
 
 _COLUMNS = ("model_id", "display_name", "slug", "aliases", "family", "squashed", "words")
+INDEXES = ("search_fts", "search_names")      # the FTS5 indexes of search_docs (schema.sql), kept by its triggers
 # Past this many documents changed at once, and this share of all, the FTS5 index is rebuilt from search_docs
 # in one pass ('rebuild') instead of kept in step row by row by the triggers: a first ingest of a 50k-repo hub
 # writes nearly every document, and one pass is about ten times cheaper than 50k trigger inserts (with eight
@@ -121,11 +122,13 @@ def refresh(conn, model_ids=None) -> None:
             for name, _ in triggers:
                 conn.execute(f'DROP TRIGGER "{name}"')
             conn.executemany(upsert, changed)
-            conn.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")
+            for index in INDEXES:
+                conn.execute(f"INSERT INTO {index}({index}) VALUES ('rebuild')")
             for _, sql in triggers:
                 conn.execute(sql)
         else:
             conn.executemany(upsert, changed)
         # One b-tree per term instead of one per write: a query reads each term's rows in one place
         # (FTS5 'optimize'; about 1 s at 50k models, only when a document changed).
-        conn.execute("INSERT INTO search_fts(search_fts) VALUES ('optimize')")
+        for index in INDEXES:
+            conn.execute(f"INSERT INTO {index}({index}) VALUES ('optimize')")
