@@ -3,7 +3,10 @@ score bounds and order, tie-breaks, limit, every 400, and hostile input (never a
 import pytest
 
 from helpers import assert_error
-from registry.search.ranking import fts_expression, query_words, search, words_expression
+from registry.db import connect_ro
+from registry.search import candidates, ranking
+from registry.search.ranking import search
+from registry.search.vocabulary import Lexicon
 from registry.search.documents import name_variants, squash, squashed_names
 
 STATUS_RANK = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
@@ -220,20 +223,23 @@ def test_operators_are_words_and_unicode_folds(client, q, expected):
 
 
 # --- query escaping (unit) ------------------------------------------------------------------
+# A query's words reach FTS5 only as quoted phrases of their letter/digit runs: its operators, quotes and
+# column filters are words like any other.
 @pytest.mark.parametrize("q, expression", [
     ("gemini 2.5 fla", '"gemini" AND "2 5" AND "fla"*'),
     ("gpt-4o ", '"gpt 4o"'),                                        # a finished word: no prefix
-    ('say "NOT" col:x (a*)', '"say" AND "not" AND "col x" AND "a"*'),
+    ('say "NOT" col:x (z*)', '"say" AND "not" AND "col x" AND "z"*'),
+    ("a_b c", '"a b" AND "c"*'),                                   # "_" parts words, as unicode61 does
     ("-- ( ) *", None),
 ])
-def test_words_expression_quotes_every_word(q, expression):
-    assert words_expression(q) == expression
-
-
-def test_fts_expression_adds_the_squashed_prefix():
-    assert fts_expression("Claude 3.5 Son") == '("claude" AND "3 5" AND "son"*) OR squashed : "claude35son"*'
-    assert fts_expression("🤖") is None
-    assert query_words("a_b c") == [["a", "b"], ["c"]]
+def test_a_query_s_words_reach_the_index_as_quoted_phrases(app, q, expression):
+    conn = connect_ro(app.config["DATABASE"])
+    try:
+        query = ranking._read(q, Lexicon(conn))
+    finally:
+        conn.close()
+    found = candidates.words_match(query.words, query.typing)[0] if query.words else None
+    assert found == expression
 
 
 @pytest.mark.parametrize("name, forms", [

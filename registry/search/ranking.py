@@ -40,7 +40,6 @@ from dataclasses import dataclass, field, replace
 
 from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
-from .candidates import quote
 from .documents import ALIAS_SEPARATOR, WORD_RUN, squash
 from .vocabulary import Lexicon, lexicon
 
@@ -66,39 +65,6 @@ _CONTINUED = ("-", ".", "_", "/", ":", "@")
 def normalize_query(q: str) -> str:
     """q in NFKC form (full-width letters become ASCII), without surrounding whitespace."""
     return unicodedata.normalize("NFKC", q).strip()
-
-
-def query_words(q: str) -> list:
-    """Each whitespace-separated word of q as its lowercase letter/digit runs; words without any dropped."""
-    words = []
-    for word in normalize_query(q).split():
-        parts = WORD_RUN.findall(word.lower())
-        if parts:
-            words.append(parts)
-    return words
-
-
-def words_expression(q: str) -> str | None:
-    """The FTS5 query for the words of q: quoted phrases ANDed, the last one a prefix while typing."""
-    words = query_words(q)
-    if not words:
-        return None
-    phrases = [quote(" ".join(parts)) for parts in words]
-    if not q[-1:].isspace():
-        phrases[-1] += "*"
-    return " AND ".join(phrases)
-
-
-def fts_expression(q: str) -> str | None:
-    """The words of q, or q squashed as the start of a squashed name (what a name query may match)."""
-    parts = []
-    words = words_expression(q)
-    if words:
-        parts.append(f"({words})")
-    squashed = squash(normalize_query(q))
-    if squashed:
-        parts.append(f"squashed : {quote(squashed)}*")
-    return " OR ".join(parts) or None
 
 
 @dataclass
