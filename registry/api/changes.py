@@ -2,10 +2,10 @@
 import re
 from dataclasses import dataclass, field
 
-from flask import current_app, jsonify
+from flask import jsonify
 
 from ..queries import catalog, changes
-from ..web.connection import get_db, request_generation
+from ..web.connection import get_db, request_snapshot
 from ..fields import CHANGE_KINDS as KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request
@@ -34,7 +34,7 @@ def _known_slug(db, q: str) -> str | None:
 def resolve_watched(db, identifiers: list) -> dict:
     """slug -> (identifier, Match or None) for identifiers in any format, resolved as /resolve does; 404 naming
     the first that matches no model."""
-    index = alias_index(db, current_app.config["DATABASE"], request_generation())
+    index = alias_index(db, *request_snapshot())
     found = {}
     for q in identifiers:
         match = index.match(q)

@@ -1,10 +1,10 @@
 """GET /search: models by name or by what the query asks for (docs/api-decisions.md#search), with the type
 and capability filters of /models."""
-from flask import current_app, jsonify
+from flask import jsonify
 
 from ..search import ranking
 from ..search.vocabulary import lexicon
-from ..web.connection import get_db, request_generation
+from ..web.connection import get_db, request_snapshot
 from ..web import params
 from . import bp
 
@@ -16,5 +16,5 @@ def search():
     limit = params.integer("limit", default=ranking.DEFAULT_LIMIT, minimum=1,
                            maximum=ranking.MAX_LIMIT)
     db = get_db()
-    words = lexicon(db, current_app.config["DATABASE"], request_generation())   # no query for what the request read
+    words = lexicon(db, *request_snapshot())   # no query for what the request read
     return jsonify({"query": q, "results": ranking.search(db, q, limit, params.model_filters(), words)})

@@ -5,7 +5,7 @@ from flask import current_app
 
 from ..queries import catalog, changes, schedule
 from ..web import params
-from ..web.connection import get_db, request_generation
+from ..web.connection import get_db, request_snapshot
 from ..lifecycle import today
 from ..resolve import resolve_identifier
 from ..search import ranking
@@ -46,8 +46,7 @@ def search():
     results = []
     if q:
         db = get_db()
-        results = ranking.search(db, q, SEARCH_LIMIT, words=lexicon(db, current_app.config["DATABASE"],
-                                                                   request_generation()))
+        results = ranking.search(db, q, SEARCH_LIMIT, words=lexicon(db, *request_snapshot()))
     return render("search", q=q, results=results)
 
 
@@ -57,7 +56,7 @@ def resolve():
     q = _query()
     found = None
     if q is not None:
-        found = resolve_identifier(get_db(), current_app.config["DATABASE"], request_generation(), q)
+        found = resolve_identifier(get_db(), *request_snapshot(), q)
     # An id nothing matches is a 404 for a person too, with the form to try another.
     return render("resolve", http_status=404 if q and found is None else 200, q=q, found=found)
 

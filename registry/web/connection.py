@@ -60,6 +60,12 @@ def request_generation() -> int:
     return g.generation
 
 
+def request_snapshot() -> tuple[str, int]:
+    """(database path, data generation) as this request reads them: the key of what is built once per generation
+    (the search lexicon, the alias index, kept counts)."""
+    return current_app.config["DATABASE"], request_generation()
+
+
 def recent_generation(config) -> int:
     """The data generation of config's database, read from it at most once per DATA_RECHECK_MS (any thread)."""
     path = config["DATABASE"]

@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 from flask import current_app
 
-from .connection import request_generation
+from .connection import request_snapshot
 
 MAX_ENTRIES = 4096
 EXTENSION = "registry_counts"
@@ -52,7 +52,7 @@ class GenerationMemo:
 def counter(db):
     """count(sql, args) for this request: a count(*) kept for the data generation it read, else run on db."""
     memo = current_app.extensions[EXTENSION]
-    generation, path = request_generation(), current_app.config["DATABASE"]
+    path, generation = request_snapshot()
 
     def count(sql: str, args) -> int:
         return memo.get(generation, (path, sql, tuple(args)), lambda: db.execute(sql, args).fetchone()[0])
@@ -62,7 +62,7 @@ def counter(db):
 def keeping(kind: str, compute):
     """compute(key) for this request, kept for the data generation it read under (kind, key)."""
     memo = current_app.extensions[EXTENSION]
-    generation, path = request_generation(), current_app.config["DATABASE"]
+    path, generation = request_snapshot()
     return lambda key: memo.get(generation, (path, kind, key), lambda: compute(key))
 
 
