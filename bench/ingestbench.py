@@ -126,7 +126,12 @@ def write_snapshot(directory: Path, n: int, seed: int = 5) -> dict:
 
 def snapshot(n: int, cache: Path, log=print) -> tuple[Path, dict]:
     """The cached seeds directory holding a model-hub snapshot of n synthetic repos (+ the real ones)."""
-    fingerprint = hashlib.sha256(Path(__file__).read_bytes() + str((GENERATOR_VERSION, n)).encode()).hexdigest()[:12]
+    # Keyed by the seed pages too: the snapshot holds their repos, so a change to them makes it anew.
+    digest_ = hashlib.sha256(Path(__file__).read_bytes() + str((GENERATOR_VERSION, n)).encode())
+    for page in sorted((ROOT / "seeds" / SOURCE).rglob("*")):
+        if page.is_file():
+            digest_.update(page.relative_to(ROOT).as_posix().encode() + page.read_bytes())
+    fingerprint = digest_.hexdigest()[:12]
     directory = cache / f"hub-{n}-{fingerprint}"
     info_path = directory / "snapshot.json"
     if info_path.exists():
