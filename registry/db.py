@@ -63,6 +63,13 @@ def connect_ro(path: str) -> sqlite3.Connection:
 _savepoints = itertools.count(1)
 
 
+def upsert_sql(table: str, columns: tuple, conflict: tuple, updated: tuple) -> str:
+    """An INSERT of columns into table that, where a row holds the same conflict key, sets its updated columns
+    to the new values. Never INSERT OR REPLACE: a replace deletes the old row without firing delete triggers."""
+    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+            f" ON CONFLICT({', '.join(conflict)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in updated)}")
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection):
     """Run a block all-or-nothing: a write transaction (BEGIN IMMEDIATE), or a SAVEPOINT inside one.

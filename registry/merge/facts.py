@@ -1,6 +1,8 @@
 """The facts tables: what each source said, the only input of the merge (docs/data-flow.md)."""
 import json
 
+from ..db import upsert_sql
+
 
 def fact_rows(source: str, facts: dict) -> list:
     """Rows of the facts table for {model slug: {field: value}}."""
@@ -33,7 +35,4 @@ def _swap(conn, source: str, table: str, key: tuple, values: tuple, rows: list) 
         match = " AND ".join(f"{c} = ?" for c in key)
         conn.executemany(f"DELETE FROM {table} WHERE source = ? AND {match}",
                          [row[:width] for row in stored if row[:width] not in wanted])
-    conn.executemany(
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-        f" ON CONFLICT(source, {', '.join(key)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in values)}",
-        fresh)
+    conn.executemany(upsert_sql(table, columns, ("source",) + key, values), fresh)

@@ -2,7 +2,7 @@
 import dataclasses
 import json
 
-from ..db import now_iso
+from ..db import now_iso, upsert_sql
 from . import lifecycle
 from ..search import documents
 from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, FEED_SOURCE, HUB_SOURCE, LINKS, REMOVED
@@ -157,11 +157,8 @@ def _write_models(conn, merge: _Merge, facts: dict, live: set, names_by_model: d
             merge.capability_sets[slug] = row["capabilities"]
         rows.append((slug, *(row[c] for c in COMPARED), merge.stamp, merge.stamp))
     # In slug order, as placed: new rows take the same ids as one statement per model gave them.
-    conn.executemany(
-        f"INSERT INTO models ({', '.join(columns)}, created_at, updated_at)"
-        f" VALUES ({', '.join('?' * len(columns))}, ?, ?)"
-        f" ON CONFLICT(slug) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in COMPARED)},"
-        " updated_at = excluded.updated_at", rows)
+    conn.executemany(upsert_sql("models", columns + ("created_at", "updated_at"), ("slug",),
+                                COMPARED + ("updated_at",)), rows)
 
 
 def _keep_tombstones(conn, merge: _Merge) -> set:
@@ -234,8 +231,6 @@ def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset
         changed.add(by_id[new[0]])
         if old is not None and old[0] in by_id:
             changed.add(by_id[old[0]])
-    conn.executemany(
-        "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
-        " position = excluded.position, normalized = excluded.normalized", written)
+    conn.executemany(upsert_sql("aliases", ("alias", "model_id", "source", "position", "normalized"), ("alias",),
+                                ("model_id", "source", "position", "normalized")), written)
     return changed

@@ -151,9 +151,8 @@ def words_match(words: list, typing: bool, common=frozenset(), frequent=None) ->
     last = len(words) - 1
     prefixes = [typing and i == last for i in range(len(words))]
     whole = " AND ".join(phrase(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True))
-    if not common or not all(run.isascii() for parts in words for run in parts):
-        return whole, []
-    if not any(run in common for parts in words for run in parts):
+    runs = [run for parts in words for run in parts]
+    if not any(run in common for run in runs) or not all(run.isascii() for run in runs):
         return whole, []
     frequent = frequent or {}
     typed = list(dict.fromkeys(run for parts, prefix in zip(words, prefixes, strict=True)
@@ -184,7 +183,8 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
               common=frozenset(), frequent=None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
-    (penalties: its weights; common, frequent: the index's words by how many models hold them, words_match)."""
+    (penalties: its weights; common, frequent: the index's common words and the share of documents holding
+    each word that is not rare, words_match)."""
     if words:
         text, checks = words_match(words, typing, common, frequent)
         bound = "" if filters else f" ORDER BY search_fts.rowid DESC LIMIT {WINDOW}"

@@ -74,16 +74,16 @@ def _document(row, aliases: list) -> tuple:
 
 _COLUMNS = ("model_id", "display_name", "slug", "aliases", "family", "squashed", "words")
 INDEXES = ("search_fts", "search_names")      # the FTS5 indexes of search_docs (schema.sql), kept by its triggers
-# Past this many documents changed at once, and this share of all, the FTS5 index is rebuilt from search_docs
+# Past this many documents changed at once, and this share of all, the FTS5 indexes are rebuilt from search_docs
 # in one pass ('rebuild') instead of kept in step row by row by the triggers: a first ingest of a 50k-repo hub
-# writes nearly every document, and one pass is about ten times cheaper than 50k trigger inserts (with eight
-# prefix indexes). Either way the index holds the same documents.
+# writes nearly every document, and one pass is about ten times cheaper than 50k trigger inserts (with their
+# prefix indexes). Either way the indexes hold the same documents.
 REBUILD_MIN, REBUILD_SHARE = 1000, 0.1
 
 
 def refresh(conn, model_ids=None) -> None:
     """Rewrite the search documents of the given models (all models when None)."""
-    from ..db import transaction   # here: registry.db imports the migrations, which import this module
+    from ..db import transaction, upsert_sql   # here: registry.db imports the migrations, which import this module
     where, params = "", ()
     if model_ids is not None:
         model_ids = list(model_ids)
@@ -112,9 +112,8 @@ def refresh(conn, model_ids=None) -> None:
     if not changed:
         return
     total = conn.execute("SELECT count(*) FROM search_docs").fetchone()[0]
-    # Upsert, never INSERT OR REPLACE: a replace deletes without firing the FTS delete trigger.
-    upsert = (f"INSERT INTO search_docs ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})"
-              f" ON CONFLICT(model_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _COLUMNS[1:])}")
+    # An upsert keeps the FTS delete trigger firing for a changed document (db.upsert_sql).
+    upsert = upsert_sql("search_docs", _COLUMNS, _COLUMNS[:1], _COLUMNS[1:])
     with transaction(conn):   # the triggers dropped for a rebuild come back, or nothing happened
         if len(changed) > max(REBUILD_MIN, REBUILD_SHARE * total):
             triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"

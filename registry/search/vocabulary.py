@@ -20,7 +20,7 @@ TYPO_MAX = 32       # longest: no model word is longer, and a long word's deleti
 LONG_WORD = 8       # words this long may be two edits away
 _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 # A word in more than COMMON_SHARE of the documents (and at least COMMON_MIN of them) is common: matching it
-# reads a long posting list ("0", "v1", "us" of Bedrock ids), so a phrase holding one is looked up by its
+# reads a long posting list ("0", "v1", "us" of Bedrock ids), so a query holding one is looked up by its
 # rarest words and checked whole in the few candidates' document words (candidates.words_match). Words in
 # at most RARE_SHARE of the documents are not counted: any of them is rare enough.
 COMMON_SHARE, COMMON_MIN = 0.02, 500
