@@ -9,7 +9,7 @@ from helpers import DATA, load_script
 from registry.db import connect_ro
 from registry.search import ranking
 from registry.search.candidates import phrase, words_match
-from registry.search.documents import words_pattern, words_text
+from registry.search.documents import HOLDS, words_needle, words_text
 from registry.search.ranking import search
 from registry.search.vocabulary import Lexicon, frequent_words
 
@@ -17,13 +17,14 @@ COLUMNS = ("display_name", "slug", "aliases", "family", "squashed")
 
 
 def fts_and_words(document: tuple, words: tuple, prefix: bool) -> tuple[bool, bool]:
-    """(does the FTS5 phrase match the document, does the LIKE pattern match its words text)."""
+    """(does the FTS5 phrase match the document, do its words text hold the phrase's needle, as search asks)."""
     conn = sqlite3.connect(":memory:")
     try:
         conn.execute(f"CREATE VIRTUAL TABLE f USING fts5({', '.join(COLUMNS)}, tokenize='unicode61')")
         conn.execute("INSERT INTO f VALUES (?, ?, ?, ?, ?)", document)
         by_fts = conn.execute("SELECT count(*) FROM f WHERE f MATCH ?", (phrase(words, prefix),)).fetchone()[0]
-        by_words = conn.execute("SELECT ? LIKE ?", (words_text(document), words_pattern(words, prefix))).fetchone()[0]
+        by_words = conn.execute("SELECT " + HOLDS.format(words="?"),
+                                (words_text(document), words_needle(words, prefix))).fetchone()[0]
         return bool(by_fts), bool(by_words)
     finally:
         conn.close()
@@ -86,7 +87,7 @@ def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(t
         # shares for a registry of a few hundred models (the defaults are for tens of thousands)
         split.common, split.frequent = frequent_words(conn, least=1, common_share=0.1, rare_share=0.02)
         query = ranking._read(q, split)
-        assert words_match(query.words, query.typing, split.common, split.frequent)[1], "the phrase was not split"
+        assert words_match(query.words, query.typing, split)[1], "the phrase was not split"
         assert search(conn, q, words=split) == search(conn, q, words=plain)
     finally:
         conn.close()
@@ -101,10 +102,15 @@ def test_a_phrase_looked_up_by_its_rare_runs_finds_what_the_whole_phrase_finds(t
     (["us", "tulu", "4", "1", "7b"], {"us": 0.3, "4": 0.15, "1": 0.2, "7b": 0.04}, ["tulu", "7b", "4"]),
     (["gpt", "oss"], {"gpt": 0.1, "oss": 0.01}, ["oss", "gpt"]),          # no number
     (["3", "5"], {"3": 0.2, "5": 0.1}, ["5", "3"]),                      # no word
+    # a provider's and its family's words come together: the third is a word of no such name
+    (["x", "ai", "grok", "5", "4", "flash", "search"],
+     {"x": 0.04, "ai": 0.14, "grok": 0.04, "5": 0.16, "4": 0.16, "flash": 0.07, "search": 0.067},
+     ["x", "5", "search"]),
+    (["x", "ai", "grok", "4"], {"x": 0.04, "ai": 0.14, "grok": 0.04, "4": 0.16}, ["x", "4", "grok"]),   # none left
 ])
 def test_a_query_is_asked_by_its_rarest_word_and_number(runs, shares, anchors):
     from registry.search.candidates import _anchors
-    assert _anchors(runs, shares) == anchors
+    assert _anchors(runs, shares, frozenset({"x", "ai", "xai", "grok"})) == anchors
 
 
 @pytest.mark.parametrize("minimum, rebuilt", [

@@ -16,7 +16,7 @@ from .. import fields
 from ..fields import RETIRING, sql_rank
 from ..queries.capabilities import capability_condition, filter_conditions
 from . import intent
-from .documents import squash, words_pattern
+from .documents import HOLDS, squash, words_needle
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window
@@ -136,59 +136,65 @@ def term_ids(conn, terms: list) -> list:
     return found
 
 
-def words_match(words: list, typing: bool, common=frozenset(), frequent=None) -> tuple[str, list]:
-    """(FTS5 expression, LIKE patterns of documents' words) that together find the models holding every word
+def words_match(words: list, typing: bool, lexicon=None) -> tuple[str, list]:
+    """(FTS5 expression, needles of documents' words) that together find the models holding every word
     (a phrase of its letter/digit runs; the last one a prefix while typing).
 
     A common run ("0", "v1", "us" of "us.qwen.qwen-vl-6.0-1b-v1:0", "7b") costs FTS5 its whole posting list,
     and a long phrase its position lists. So a query holding a common run is asked of the index by its ANCHORS
     rarest runs typed whole, and each word is checked in the candidates' document words, which hold a phrase
-    exactly when FTS5 finds it (documents.words_pattern). That is done when the runs asked leave few
-    candidates to check: at most CHECKED_SHARE of the documents, were the runs independent (frequent: the
-    share of documents holding each word that is not rare; a rare one counts as none). Otherwise, and for
-    runs outside ASCII, the words are matched as they are.
+    exactly when FTS5 finds it (documents.words_needle). That is done when the runs asked leave few
+    candidates to check: at most CHECKED_SHARE of the documents, were the runs independent (lexicon: the
+    index's common words, the share of documents holding each word that is not rare, and the words of
+    families' and providers' names; vocabulary.Lexicon). Otherwise, and for runs outside ASCII, the words are
+    matched as they are.
     """
+    common = lexicon.common if lexicon else frozenset()
     last = len(words) - 1
     prefixes = [typing and i == last for i in range(len(words))]
     whole = " AND ".join(phrase(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True))
     runs = [run for parts in words for run in parts]
     if not any(run in common for run in runs) or not all(run.isascii() for run in runs):
         return whole, []
-    frequent = frequent or {}
+    frequent = lexicon.frequent
     typed = list(dict.fromkeys(run for parts, prefix in zip(words, prefixes, strict=True)
                                for run in parts[:len(parts) - prefix]))     # runs typed whole, each once
-    anchors = _anchors(typed, frequent)
+    anchors = _anchors(typed, frequent, lexicon.line_names)
     share = 1.0
     for run in anchors:
         share *= frequent.get(run, 0.0)
     if sum(map(len, words)) - len(anchors) < DROPPED_MIN or share > CHECKED_SHARE:
         return whole, []
     # A word that is one anchor is what the index found; every other is checked.
-    checks = [words_pattern(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True)
+    checks = [words_needle(parts, prefix) for parts, prefix in zip(words, prefixes, strict=True)
               if prefix or len(parts) > 1 or parts[0] not in anchors]
     return " AND ".join(phrase([run]) for run in anchors), checks
 
 
-def _anchors(runs: list, frequent: dict) -> list:
+def _anchors(runs: list, frequent: dict, line_names=frozenset()) -> list:
     """The ANCHORS runs a query is asked of the index by: its rarest word and its rarest number (a line's words
-    come together, "stable diffusion", and a size or date lies across them), then the rarest of the rest."""
+    come together, "stable diffusion", and a size or date lies across them), then the rarest of the rest.
+    When one of the first two is a word of a family's or provider's name (line_names), the rest is taken from
+    the words of no such name first: a provider's and its families' words come together too ("x ai grok")."""
     ranked = sorted(runs, key=lambda run: frequent.get(run, 0.0))
     lead = [next((r for r in ranked if r.isalpha()), None), next((r for r in ranked if not r.isalpha()), None)]
     lead = [r for r in lead if r is not None]
-    return (lead + [r for r in ranked if r not in lead])[:ANCHORS]
+    rest = [r for r in ranked if r not in lead]
+    if any(r in line_names for r in lead):
+        rest.sort(key=lambda run: run in line_names)      # stable: each part still rarest first
+    return (lead + rest)[:ANCHORS]
 
 
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
               penalties: dict, asked_type: bool, long_context: bool, line: str | None = None,
-              common=frozenset(), frequent=None) -> list:
+              lexicon=None) -> list:
     """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
-    (penalties: its weights; common, frequent: the index's common words and the share of documents holding
-    each word that is not rare, words_match)."""
+    (penalties: its weights; lexicon: what words_match reads of the index's words)."""
     if words:
-        text, checks = words_match(words, typing, common, frequent)
+        text, checks = words_match(words, typing, lexicon)
         bound = "" if filters else f" ORDER BY search_fts.rowid DESC LIMIT {WINDOW}"
-        held = "".join(" AND w.words LIKE ?" for _ in checks)
+        held = "".join(" AND " + HOLDS.format(words="w.words") for _ in checks)
         documents = " JOIN search_docs w ON w.model_id = search_fts.rowid" if checks else ""
         where = [f"m.id IN (SELECT search_fts.rowid FROM search_fts{documents} WHERE search_fts MATCH ?{held}{bound})"]
         where_args = [text, *checks]
@@ -207,9 +213,9 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         # Met by the model's data, or by the term's word in its names: among the few holding the words, read
         # in their documents' words (not by matching the index again); else in the window term_ids read.
         if words:
-            where.append(f"({condition[0]} OR d.words LIKE ?)")
+            where.append(f"({condition[0]} OR {HOLDS.format(words='d.words')})")
             reads_words = True
-            where_args += condition[1] + [words_pattern(*term.names)]
+            where_args += condition[1] + [words_needle(*term.names)]
         else:
             where.append(f"({condition[0]} OR m.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH ?"
                          f" ORDER BY rowid DESC LIMIT {TERM_WINDOW}))")
@@ -217,7 +223,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         met.append(f"coalesce({condition[0]}, 0)")
         met_args += condition[1]
     # A size typed as a number ("llama 405b") is in the names of the model it means, not only in its data.
-    sizes = [words_pattern(*t.names) for t in terms if t.kind == intent.SIZE and t.names
+    sizes = [words_needle(*t.names) for t in terms if t.kind == intent.SIZE and t.names
              and intent.SIZE_WORD.match(t.said)]
     reads_words = reads_words or bool(sizes)
     filtered = filter_conditions(filters)
@@ -233,7 +239,7 @@ def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_
                  line: str | None, sizes: list) -> tuple[str, list]:
     """The words match score as a SQL expression (ranking.py's docstring says it in words); line: the word that
     should start the model's name, family or provider (the query's first name or provider word); sizes: the
-    LIKE patterns of the sizes the query typed, which the model's names should hold."""
+    needles of the sizes the query typed, which the model's names should hold."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
         parts.append(f"- {penalties['word_only']} * (NOT ({' AND '.join(met)}))")
@@ -249,7 +255,8 @@ def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_
         parts.append(f"- {penalties['not_own']} * (NOT ({owned}))")
         args += ["%" + "%".join(parts_) + "%" for parts_ in words]
     if sizes:
-        parts.append(f"- {penalties['size_unnamed']} * (NOT ({' AND '.join('d.words LIKE ?' for _ in sizes)}))")
+        held = " AND ".join(HOLDS.format(words="d.words") for _ in sizes)
+        parts.append(f"- {penalties['size_unnamed']} * (NOT ({held}))")
         args += sizes
     return " ".join(parts), args
 

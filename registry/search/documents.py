@@ -31,15 +31,21 @@ def tokens(text: str) -> list:
 
 
 def words_text(columns) -> str:
-    """The tokens of each column, space-separated and the columns apart, with a space at each end: what
-    `LIKE '% word %'` reads as FTS5 reads a document (docs/api-decisions.md#search)."""
+    """The tokens of each column, space-separated and the columns apart, with a space at each end: the text in
+    which ` word ` is found as FTS5 finds the word in the document (docs/api-decisions.md#search)."""
     return " " + COLUMN_BREAK.join(" ".join(tokens(column)) for column in columns) + " "
 
 
-def words_pattern(words, prefix: bool) -> str:
-    """The LIKE pattern a document's words_text matches when it holds the phrase of words (the last one as a
-    prefix when prefix), as the FTS5 phrase of the same words would."""
-    return "% " + " ".join(words) + ("%" if prefix else " %")
+def words_needle(words, prefix: bool) -> str:
+    """The text a document's words_text holds (`instr(words, needle) > 0`, HOLDS) when it holds the phrase of
+    words (lowercase runs; the last one as a prefix when prefix), as the FTS5 phrase of the same words would."""
+    return " " + " ".join(words) + ("" if prefix else " ")
+
+
+# A document's words hold a needle: a byte search, not LIKE '% needle %', which folds the case of every
+# character it compares and so cost about 3 µs per candidate on a 400-byte words text (the words and needles
+# are lowercase already; docs/api-decisions.md#search).
+HOLDS = "instr({words}, ?) > 0"
 
 
 def name_variants(name: str) -> list:

@@ -36,7 +36,7 @@ counts as naming a model exactly. User text never reaches FTS5 as query syntax: 
 quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricter).
 """
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
@@ -78,8 +78,7 @@ class _Query:
     words: list                  # the plan's remaining words, as letter/digit runs
     typing: bool                 # the last word is still being typed (matched as a prefix)
     corrected: bool = False
-    common: frozenset = frozenset()     # the index's common and not rare words (candidates.words_match)
-    frequent: dict = field(default_factory=dict)
+    lexicon: Lexicon | None = None      # its common and frequent words (candidates.words_match)
 
     @property
     def one_intent_word(self) -> bool:
@@ -153,7 +152,7 @@ def _read(q: str, words_known: Lexicon, corrected: bool = False) -> _Query:
     words = [WORD_RUN.findall(w.lower()) for w in plan.text]
     return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
                   plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
-                  corrected=corrected, common=words_known.common, frequent=words_known.frequent)
+                  corrected=corrected, lexicon=words_known)
 
 
 def _corrected(conn, query: _Query, lexicon_) -> str | None:
@@ -198,7 +197,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
         asked_type = bool(query.plan.of(intent.TYPE) or (filters or {}).get("model_type"))
         for row in candidates.word_rows(conn, query.words, query.typing, terms, filters, wanted, WORDS_WEIGHTS,
                                         asked_type, bool(query.plan.of(intent.CONTEXT)), _line_word(query),
-                                        query.common, query.frequent):
+                                        query.lexicon):
             best[row["id"]] = (row["score"], row)
     for model_id, (score, row) in named.items():
         if score > best.get(model_id, (0.0,))[0]:

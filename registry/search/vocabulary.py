@@ -101,12 +101,15 @@ class Lexicon:
                 if words and all(w.isalnum() for w in words):
                     self.providers.setdefault(words, slug)
                     self.providers.setdefault(("".join(words),), slug)
-        # The first word of every family's and provider's name: the words that name a line ("claude", "llama").
+        # The first word of every family's and provider's name: the words that name a line ("claude", "llama");
+        # and every word of those names, which come together in the documents (candidates.words_match).
         self.lines = {w for words in self.providers for w in words[:1]}
+        names = {w for words in self.providers for w in words}
         for (name,) in conn.execute("SELECT DISTINCT name FROM families"):
-            first = WORD_RUN.search(name.lower())
-            if first:
-                self.lines.add(first.group())
+            runs = WORD_RUN.findall(name.lower())
+            self.lines.update(runs[:1])
+            names.update(runs)
+        self.line_names = frozenset(names)
         self.common, self.frequent = frequent_words(conn)
         self._conn_words = None
         self._words_lock = threading.Lock()
