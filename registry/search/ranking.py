@@ -78,7 +78,7 @@ class _Query:
     words: list                  # the plan's remaining words, as letter/digit runs
     typing: bool                 # the last word is still being typed (matched as a prefix)
     corrected: bool = False
-    lexicon: Lexicon | None = None      # its common and frequent words (candidates.words_match)
+    lexicon: Lexicon | None = None      # how often each word is in the index (candidates.words_match)
 
     @property
     def one_intent_word(self) -> bool:
