@@ -77,8 +77,8 @@ class _Query:
     plan: intent.Plan
     words: list                  # the plan's remaining words, as letter/digit runs
     typing: bool                 # the last word is still being typed (matched as a prefix)
+    lexicon: Lexicon             # the registry's words it was read with: providers, lines, typos, frequencies
     corrected: bool = False
-    lexicon: Lexicon | None = None      # how often each word is in the index (candidates.words_match)
 
     @property
     def one_intent_word(self) -> bool:
@@ -96,7 +96,7 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
     query = _read(q, words)
     found = _ranked(conn, query, filters, limit)
     if not found:
-        fixed = _corrected(conn, query, words)
+        fixed = _corrected(conn, query)
         if fixed is not None:
             query = _read(fixed, words, corrected=True)
             found = _ranked(conn, query, filters, limit)
@@ -115,7 +115,7 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         # ("embeddings for search": code-search-ada-*): read again without what held it back. For the
         # latter, only when no word names a line or a number: a query of what it asks for and stray words.
         # A line's name ("gemma 1 3b flash") or what a query asks for ("ministral 8 405b") is never let go.
-        loose = _loosened(query, words.lines)
+        loose = _loosened(query)
         if not found:
             found = _ranked(conn, loose, filters, limit)
         elif loose.plan.terms and not loose.plan.text:
@@ -133,12 +133,12 @@ def _only_retired_by_words(found: list) -> bool:
             and not any(row["status"] in WORKING for _, row in found))
 
 
-def _loosened(query: _Query, lines: set) -> _Query:
+def _loosened(query: _Query) -> _Query:
     """The query without what keeps it from a working answer: its words that name no line ("content
     moderation"); when every word names one ("claude for coding"), its terms. An id or a number ("gpt-99
     embedding") is never let go. A loosened query never counts as naming a model exactly."""
     text = list(query.plan.text)
-    kept = [w for w in text if not w.isalpha() or w.lower() in lines]
+    kept = [w for w in text if not w.isalpha() or w.lower() in query.lexicon.lines]
     plan = intent.Plan(terms=list(query.plan.terms), text=text, last_is_text=query.plan.last_is_text)
     if len(kept) < len(text):
         plan.text = kept
@@ -152,13 +152,13 @@ def _read(q: str, words_known: Lexicon, corrected: bool = False) -> _Query:
     words = [WORD_RUN.findall(w.lower()) for w in plan.text]
     return _Query(q=q, text=" ".join(normalize_query(q).lower().split()), squashed=squash(normalize_query(q)),
                   plan=plan, words=[w for w in words if w], typing=not q[-1:].isspace() and plan.last_is_text,
-                  corrected=corrected, lexicon=words_known)
+                  lexicon=words_known, corrected=corrected)
 
 
-def _corrected(conn, query: _Query, lexicon_) -> str | None:
+def _corrected(conn, query: _Query) -> str | None:
     """q with each unknown word corrected, or dropped when nothing is near it (a word no model carries
     cannot help); None when every word is known."""
-    known = lexicon_.words(conn)
+    known = query.lexicon.words(conn)
     out, changed = [], False
     raw = normalize_query(query.q).split()
     for i, word in enumerate(raw):
