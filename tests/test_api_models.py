@@ -191,3 +191,21 @@ def test_the_page_sqlite_writes_is_what_jsonify_writes(app, client, rw, query, f
         expected = json.jsonify({"models": models, "pagination": {
             "page": page, "per_page": per_page, "total": total, "total_pages": -(-total // per_page)}})
     assert response.get_data() == expected.get_data()
+
+
+# A model's answer is read as JSON text SQLite writes (queries/packed.py); a value JSON would not carry exactly (a
+# REAL) is read plainly, so the answer holds what the database holds, whatever a name holds.
+@pytest.mark.parametrize("name, count", [
+    ('Q "quoted" \\ back\nline\x01\x1f é \u2028 😀 </script>', 8030261248),
+    ("Llama 3.1 8B Instruct", 12345.678901234567),
+])
+def test_a_model_answer_holds_what_the_database_holds(client, rw, name, count):
+    rw.execute("UPDATE models SET display_name = ?, parameter_count = ? WHERE slug = 'llama-3.1-8b-instruct'",
+               (name, count))
+    model = client.get("/api/v1/models/llama-3.1-8b-instruct").get_json()
+    assert (model["display_name"], model["parameter_count"]) == (name, count)
+    assert type(model["parameter_count"]) is type(count)
+    if isinstance(count, int):   # the alias index holds counts as integers (resolve/table.py)
+        resolved = client.get("/api/v1/resolve?q=Llama-3.1-8B-Instruct")
+        assert resolved.status_code == 200, resolved.get_json()
+        assert resolved.get_json()["matched_model"]["display_name"] == name

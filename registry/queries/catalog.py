@@ -1,17 +1,22 @@
 """The catalog's read queries (providers, families, models): one function per question, returning plain dicts."""
 import json
 
+from . import packed
 from .capabilities import capability_set
 from .where import Where
 from .model_list import model_summary
 from ..fields import ALIAS_SOURCES, COLUMNS, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
 
-MODEL_SELECT = f"""
-SELECT m.id, m.slug, m.status, {", ".join("m." + c for c in COLUMNS)},
-       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name,
-       f.is_open_source, m.family_id, m.successor_id, m.metadata, m.created_at, m.updated_at, m.capabilities
-FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
-"""
+# A model's full row: its own columns, its family's and provider's names, and the JSON texts it keeps.
+MODEL_COLUMNS = {
+    "id": "m.id", "slug": "m.slug", "status": "m.status", **{c: "m." + c for c in COLUMNS},
+    "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name",
+    "is_open_source": "f.is_open_source", "family_id": "m.family_id", "successor_id": "m.successor_id",
+    "metadata": "m.metadata", "created_at": "m.created_at", "updated_at": "m.updated_at",
+    "capabilities": "m.capabilities",
+}
+MODEL_FROM = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+MODEL_SELECT = packed.select(MODEL_COLUMNS) + MODEL_FROM
 
 _PROVIDER_SELECT = """
 SELECT p.slug, p.name, p.website_url, p.api_models_url,
@@ -87,8 +92,8 @@ def _timeline_entry(m) -> dict:
 def model_row(db, slug: str = None, model_id: int = None):
     """The full row of one model by slug or id, or None."""
     if slug is not None:
-        return db.execute(MODEL_SELECT + " WHERE m.slug = ?", (slug,)).fetchone()
-    return db.execute(MODEL_SELECT + " WHERE m.id = ?", (model_id,)).fetchone()
+        return packed.first(db, MODEL_COLUMNS, MODEL_FROM + " WHERE m.slug = ?", (slug,))
+    return packed.first(db, MODEL_COLUMNS, MODEL_FROM + " WHERE m.id = ?", (model_id,))
 
 
 def model_by_slug(db, slug: str):
@@ -99,12 +104,12 @@ def model_by_slug(db, slug: str):
 # Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
 _SOURCE_ORDER = sql_rank("source", ALIAS_SOURCES)
 ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
+_ALIAS_COLUMNS = {name: name for name in ("alias", "source", "position", "normalized")}
 
 
 def model_aliases(db, model_id: int) -> list:
     """Alias rows of one model, by source then position."""
-    return db.execute("SELECT alias, source, position, normalized FROM aliases WHERE model_id = ?"
-                      " ORDER BY " + ALIAS_ORDER, (model_id,)).fetchall()
+    return packed.every(db, _ALIAS_COLUMNS, "FROM aliases WHERE model_id = ? ORDER BY " + ALIAS_ORDER, (model_id,))
 
 
 def model_detail(db, row) -> dict:
@@ -156,21 +161,27 @@ def _pointer(metadata: dict, target) -> dict | None:
             "source": (metadata.get("provenance") or {}).get("points_to")}
 
 
-PLATFORM_SELECT = """
-SELECT l.*, s.slug AS successor_slug, s.display_name AS successor_name,
-       u.slug AS upgrade_slug, u.display_name AS upgrade_name, u.status AS upgrade_status
-FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id LEFT JOIN models u ON u.id = l.upgrade_id
-"""
+# A platform lifecycle row, with the names of the successor it names and of the upgrade decided there.
+PLATFORM_COLUMNS = {
+    **{c: "l." + c for c in ("model_id", "platform", "status", "deprecation_date", "sunset_date", "successor_id",
+                             "upgrade_id", "own_schedule", "sources")},
+    "successor_slug": "s.slug", "successor_name": "s.display_name",
+    "upgrade_slug": "u.slug", "upgrade_name": "u.display_name", "upgrade_status": "u.status",
+}
+PLATFORM_FROM = (" FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id"
+                 " LEFT JOIN models u ON u.id = l.upgrade_id")
+PLATFORM_SELECT = packed.select(PLATFORM_COLUMNS) + PLATFORM_FROM
 
 
 def platform_lifecycle(db, model_id: int, platform: str):
     """A model's lifecycle row on one platform (registry/lifecycle/platforms.py), or None."""
-    return db.execute(PLATFORM_SELECT + " WHERE l.model_id = ? AND l.platform = ?", (model_id, platform)).fetchone()
+    return packed.first(db, PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = ? AND l.platform = ?",
+                        (model_id, platform))
 
 
 def platform_lifecycles(db, model_id: int) -> list:
     """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
-    rows = db.execute(PLATFORM_SELECT + " WHERE l.model_id = ?", (model_id,)).fetchall()
+    rows = packed.every(db, PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = ?", (model_id,))
     return sorted(rows, key=platform_order)
 
 

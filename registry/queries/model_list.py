@@ -2,6 +2,7 @@
 object of a list, built in Python (model_summaries) or written by SQLite as JSON text (list_models_json)."""
 import json
 
+from . import packed
 from .capabilities import filter_conditions
 from .where import Where
 from ..fields import LIST_DATES_AND_SIZES
@@ -10,26 +11,25 @@ from ..fields import LIST_DATES_AND_SIZES
 _SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
 _SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
     "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
+JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+_FROM = "FROM models m" + JOINS
 MODEL_LIST_SELECT = f"""
 SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name, f.is_open_source
-FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
+{_FROM}
 """
 _BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
 # The same Model object written by SQLite, key for key in _summary's order (a 50-model page's dicts and their JSON
-# encoding were two thirds of its cost in Python). SQLite writes strings as Python's json does with
-# ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is built in Python.
+# encoding were two thirds of its cost in Python), a page as one text (queries/packed.py). SQLite writes strings as
+# Python's json does with ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is
+# built in Python.
 _SUMMARY_JSON = "json_object(" + ", ".join(
     [f"'{c}', m.{c}" for c in _SUMMARY_OWN]
     + ["'family', json_object('slug', f.slug, 'name', f.name)",
        "'provider', json_object('slug', p.slug, 'name', p.name)"]
     + [f"'{c}', m.{c}" for c in LIST_DATES_AND_SIZES]
     + ["'is_open_source', json(CASE WHEN f.is_open_source THEN 'true' ELSE 'false' END)"]) + ")"
-_HOLDS_REAL = " OR ".join(f"typeof(m.{c}) = 'real'" for c in LIST_DATES_AND_SIZES)
-MODEL_LIST_JSON_SELECT = f"""
-SELECT {_SUMMARY_JSON}, {_HOLDS_REAL}
-FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
-"""
+_INEXACT = packed.inexact_sql("m." + c for c in LIST_DATES_AND_SIZES)
 
 
 def model_summary(row) -> dict:
@@ -62,7 +62,6 @@ _SORTS = {
     "release_date": "m.release_date DESC, m.slug",
     "parameter_count": "m.parameter_count DESC, m.slug",
 }
-JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 
 def run_count(db):
@@ -85,11 +84,12 @@ def list_models_json(db, filters: dict, sort: str, page: int, per_page: int, cou
     ids, args, total = _page(db, filters, sort, page, per_page, count)
     if ids is None:
         return "[]", total
-    rows = db.execute(MODEL_LIST_JSON_SELECT + f" WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args).fetchall()
-    if any(row[1] for row in rows):
+    text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT, f"{_FROM} WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}",
+                            args)
+    if text is None:
         return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,
                           separators=(",", ":")), total
-    return "[" + ",".join(row[0] for row in rows) + "]", total
+    return text, total
 
 
 def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tuple[str | None, list, int]:

@@ -1,0 +1,67 @@
+"""Rows read as JSON text that SQLite writes: a few columns stepped per answer instead of every column of every row.
+
+Python's sqlite3 module lets go of the GIL around each column of each row it reads (CPython's
+Modules/_sqlite/cursor.c calls sqlite3_column_type between Py_BEGIN_ALLOW_THREADS and Py_END_ALLOW_THREADS). In a
+worker whose threads are all busy, each let-go hands the GIL to another thread and the reader waits to get it
+back: a model's answer read as four rows of up to thirty columns cost about a hundred hand-offs, where a whole
+request of the bare Flask app costs seventeen (docs/running.md#threads-and-the-gil). Read as one JSON text, the
+same rows are two columns of one row.
+
+JSON carries text, integers and NULL exactly, but writes a REAL with 15 significant digits and cannot hold a BLOB;
+so each row also says whether a column holds either, and such rows are read plainly instead.
+"""
+import json
+
+
+def select(columns: dict) -> str:
+    """The SELECT list of columns ({name: SQL expression}), each under its name."""
+    return "SELECT " + ", ".join(expr if expr == name or expr.endswith("." + name) else f"{expr} AS {name}"
+                                 for name, expr in columns.items())
+
+
+def object_sql(columns: dict) -> str:
+    """A SQL expression writing a row as a JSON object of columns ({name: SQL expression}), in their order."""
+    return "json_object(" + ", ".join(f"'{name}', {expr}" for name, expr in columns.items()) + ")"
+
+
+def inexact_sql(exprs) -> str:
+    """A SQL expression true when one of the expressions' values holds what JSON does not carry exactly."""
+    return "(" + " OR ".join(f"typeof({expr}) IN ('real', 'blob')" for expr in exprs) + ")"
+
+
+def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | None:
+    """The JSON text of the array of row_sql's values over `FROM ... [ORDER BY ...]` (rest), in its order; None
+    when checked_sql is true for a row (its values are not carried exactly: the caller reads them plainly)."""
+    # An outer aggregate reads an ordered subquery in its order: SQLite never flattens one into it (the query
+    # planner's flattening rule 16, kept for group_concat's sake).
+    text, inexact = db.execute(f"SELECT '[' || group_concat(j, ',') || ']', max(x) FROM"
+                               f" (SELECT {_unless(checked_sql, row_sql)} AS j, {checked_sql} AS x {rest})",
+                               args).fetchone()
+    if inexact:
+        return None
+    return text or "[]"
+
+
+def every(db, columns: dict, rest: str, args=()) -> list:
+    """Every row of `SELECT columns` + rest (`FROM ... [WHERE ...] [ORDER BY ...]`), as dicts in its order."""
+    text = rows_text(db, object_sql(columns), inexact_sql(columns.values()), rest, args)
+    if text is None:
+        return [dict(zip(columns, row, strict=True)) for row in db.execute(f"{select(columns)} {rest}", args)]
+    return json.loads(text)
+
+
+def first(db, columns: dict, rest: str, args=()) -> dict | None:
+    """The first row of `SELECT columns` + rest as a dict, or None."""
+    checked = inexact_sql(columns.values())
+    row = db.execute(f"SELECT {_unless(checked, object_sql(columns))}, {checked} {rest}", args).fetchone()
+    if row is None:
+        return None
+    if row[1]:
+        plain = db.execute(f"{select(columns)} {rest}", args).fetchone()
+        return dict(zip(columns, plain, strict=True)) if plain is not None else None
+    return json.loads(row[0])
+
+
+def _unless(checked_sql: str, row_sql: str) -> str:
+    # json_object refuses a BLOB (an error, not a NULL): a row that holds one is not written at all.
+    return f"CASE WHEN {checked_sql} THEN NULL ELSE {row_sql} END"
