@@ -39,6 +39,12 @@ def test_rows_read_as_json_are_the_rows_read_plainly(db, rows):
         read = packed.every(db, COLUMNS, rest)
         assert read == plain(db, rest)
         assert [type(v) for r in read for v in r.values()] == [type(v) for r in plain(db, rest) for v in r.values()]
+        assert packed.values(db, "t.size", rest) == [r["size"] for r in plain(db, rest)]
+    # A column that binds a parameter is left out of the checked ones (they are written twice).
+    bound = {"id": "t.id", "large": "coalesce(t.size > ?, 0)"}
+    rest = "FROM things t WHERE t.id >= ? ORDER BY t.id"
+    assert packed.every(db, bound, rest, (5, 2), checked=["t.id"]) == [
+        dict(r) for r in db.execute(f"{packed.select(bound)} {rest}", (5, 2))]
     for thing_id in (1, 2, 99):
         rest = f"{FROM} WHERE t.id = ?"
         expected = plain(db, rest, (thing_id,))

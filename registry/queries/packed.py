@@ -9,6 +9,9 @@ same rows are two columns of one row.
 
 JSON carries text, integers and NULL exactly, but writes a REAL with 15 significant digits and cannot hold a BLOB;
 so each row also says whether a column holds either, and such rows are read plainly instead.
+
+Only for rows that are all returned: SQLite computes a SELECT list before it sorts, so a query that ranks many
+candidates to keep a few (ORDER BY ... LIMIT, as search's words query does) would write every candidate's JSON.
 """
 import json
 
@@ -42,11 +45,23 @@ def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | N
     return text or "[]"
 
 
-def every(db, columns: dict, rest: str, args=()) -> list:
-    """Every row of `SELECT columns` + rest (`FROM ... [WHERE ...] [ORDER BY ...]`), as dicts in its order."""
-    text = rows_text(db, object_sql(columns), inexact_sql(columns.values()), rest, args)
+def every(db, columns: dict, rest: str, args=(), checked=None) -> list:
+    """Every row of `SELECT columns` + rest (`FROM ... [WHERE ...] [ORDER BY ...]`), as dicts in its order.
+
+    checked: the expressions that may hold a REAL or a BLOB (default: every column's). A column whose expression
+    binds a parameter must be left out of them: they are written twice, and the parameters would shift."""
+    checked = inexact_sql(columns.values() if checked is None else checked)
+    text = rows_text(db, object_sql(columns), checked, rest, args)
     if text is None:
-        return [dict(zip(columns, row, strict=True)) for row in db.execute(f"{select(columns)} {rest}", args)]
+        return _plain(db, columns, rest, args)
+    return json.loads(text)
+
+
+def values(db, expr: str, rest: str, args=()) -> list:
+    """The value of expr in every row of rest, in its order (a list of ids, say)."""
+    text = rows_text(db, f"json_quote({expr})", inexact_sql([expr]), rest, args)
+    if text is None:
+        return [row[0] for row in db.execute(f"SELECT {expr} {rest}", args)]
     return json.loads(text)
 
 
@@ -57,9 +72,13 @@ def first(db, columns: dict, rest: str, args=()) -> dict | None:
     if row is None:
         return None
     if row[1]:
-        plain = db.execute(f"{select(columns)} {rest}", args).fetchone()
-        return dict(zip(columns, plain, strict=True)) if plain is not None else None
+        plain = _plain(db, columns, rest, args)
+        return plain[0] if plain else None
     return json.loads(row[0])
+
+
+def _plain(db, columns: dict, rest: str, args) -> list:
+    return [dict(zip(columns, row, strict=True)) for row in db.execute(f"{select(columns)} {rest}", args)]
 
 
 def _unless(checked_sql: str, row_sql: str) -> str:

@@ -14,6 +14,7 @@ import json
 
 from .. import fields
 from ..fields import RETIRING, sql_rank
+from ..queries import packed
 from ..queries.capabilities import capability_condition, filter_conditions
 from . import intent
 from .documents import HOLDS, squash, words_needle
@@ -32,13 +33,12 @@ SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'u
 JOINS = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 # What a result shows and is ordered by.
-RESULT_COLUMNS = ("m.id, m.slug, m.display_name, m.version, m.status, m.release_date, m.input_context_window,"
-                  " f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name")
-_ROW = "SELECT " + RESULT_COLUMNS + """, d.aliases, d.squashed{terms}
-FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id
-JOIN search_docs d ON d.model_id = m.id
-WHERE m.id IN ({ids})
-"""
+RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "version": "m.version",
+          "status": "m.status", "release_date": "m.release_date", "input_context_window": "m.input_context_window",
+          "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
+# What a model's row adds for the name score: its search document's aliases and squashed names.
+_NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
+_ROW_FROM = JOINS[1:] + " JOIN search_docs d ON d.model_id = m.id WHERE m.id IN ({ids})"
 
 
 def quote(text: str) -> str:
@@ -93,22 +93,22 @@ def name_rows(conn, q: str, lowered: str, wanted: int, terms: list, filters: dic
     return rows(conn, " UNION ".join(parts), args, terms, filters)
 
 
-# The index each kind of term reads its models from, newest first, when a query has no words left.
+# The index each kind of term reads its models' ids from (m.id), newest first, when a query has no words left.
 _TERM_DRIVERS = {
-    intent.TYPE: "SELECT m.id FROM models m WHERE m.model_type IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
+    intent.TYPE: "FROM models m WHERE m.model_type IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
     # "+": read the provider's families' models (models_family_release) and sort them, rather than walk every
     # model newest first (models_release) looking for them.
-    intent.PROVIDER: "SELECT m.id FROM models m WHERE m.family_id IN (SELECT f.id FROM families f JOIN providers p"
+    intent.PROVIDER: "FROM models m WHERE m.family_id IN (SELECT f.id FROM families f JOIN providers p"
                      " ON p.id = f.provider_id WHERE p.slug = ?) ORDER BY +m.release_date DESC LIMIT ?",
-    intent.SIZE: "SELECT m.id FROM models m WHERE m.parameter_count BETWEEN ? AND ? ORDER BY m.release_date DESC"
+    intent.SIZE: "FROM models m WHERE m.parameter_count BETWEEN ? AND ? ORDER BY m.release_date DESC"
                  " LIMIT ?",
-    intent.CAPABILITY: "SELECT m.id FROM models m WHERE m.id IN (SELECT model_id FROM model_capabilities"
+    intent.CAPABILITY: "FROM models m WHERE m.id IN (SELECT model_id FROM model_capabilities"
                        " WHERE capability = ? AND value = ?) ORDER BY m.release_date DESC LIMIT ?",
-    intent.STATUS: "SELECT m.id FROM models m WHERE m.status IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
-    intent.OPEN: "SELECT m.id FROM models m WHERE m.family_id IN (SELECT id FROM families WHERE is_open_source = ?)"
+    intent.STATUS: "FROM models m WHERE m.status IN ({marks}) ORDER BY m.release_date DESC LIMIT ?",
+    intent.OPEN: "FROM models m WHERE m.family_id IN (SELECT id FROM families WHERE is_open_source = ?)"
                  " ORDER BY +m.release_date DESC LIMIT ?",
-    intent.CONTEXT: "SELECT m.id FROM models m WHERE m.input_context_window >= ? ORDER BY m.release_date DESC LIMIT ?",
-    intent.PLATFORM: "SELECT m.id FROM models m WHERE m.id IN (SELECT model_id FROM aliases WHERE source = ?)"
+    intent.CONTEXT: "FROM models m WHERE m.input_context_window >= ? ORDER BY m.release_date DESC LIMIT ?",
+    intent.PLATFORM: "FROM models m WHERE m.id IN (SELECT model_id FROM aliases WHERE source = ?)"
                      " ORDER BY m.release_date DESC LIMIT ?",
 }
 # Which term leads when several could: the narrower kinds first.
@@ -122,17 +122,16 @@ def term_ids(conn, terms: list) -> list:
     with no such term, the newest models."""
     leading = sorted((t for t in terms if t.kind in _TERM_DRIVERS), key=lambda t: _DRIVER_ORDER.index(t.kind))
     if not leading:
-        return [r[0] for r in conn.execute("SELECT id FROM models ORDER BY release_date DESC LIMIT ?", (TERM_WINDOW,))]
+        return packed.values(conn, "id", "FROM models ORDER BY release_date DESC LIMIT ?", (TERM_WINDOW,))
     term = leading[0]
     found = []
     if term.names:
-        found = [r[0] for r in conn.execute(
-            "SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
-            (phrase(*term.names), TERM_WINDOW))]
+        found = packed.values(conn, "rowid", "FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?",
+                              (phrase(*term.names), TERM_WINDOW))
     if len(found) < TERM_WINDOW:
         _, args = term_condition(term)
-        sql = _TERM_DRIVERS[term.kind].replace("{marks}", ", ".join("?" * len(args)))
-        found += [r[0] for r in conn.execute(sql, (*args, TERM_WINDOW))]
+        rest = _TERM_DRIVERS[term.kind].replace("{marks}", ", ".join("?" * len(args)))
+        found += packed.values(conn, "m.id", rest, (*args, TERM_WINDOW))
     return found
 
 
@@ -188,7 +187,7 @@ def _anchors(runs: list, frequent: dict, line_names=frozenset()) -> list:
 def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None, wanted: int,
               penalties: dict, asked_type: bool, long_context: bool, line: str | None = None,
               lexicon=None) -> list:
-    """The rows (RESULT_COLUMNS and the words score) of the `wanted` best models that hold every word (the
+    """The rows (RESULT and the words score) of the `wanted` best models that hold every word (the
     last one as a prefix while typing) and meet every term, ranked in SQL by ranking.py's words match score
     (penalties: its weights; lexicon: what words_match reads of the index's words)."""
     if words:
@@ -230,7 +229,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
-    sql = (f"SELECT {RESULT_COLUMNS}, {score} AS score" + JOINS + documents + " WHERE "
+    sql = (packed.select({**RESULT, "score": score}) + JOINS + documents + " WHERE "
            + " AND ".join(where + filtered.conditions) + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
@@ -265,14 +264,16 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
     """The full rows of the models the query `ids` selects (with their search documents' aliases and squashed
     names) that pass the API's filters, with t0, t1, ...: whether the model's own data meets each term's
     condition (1 for a term with no condition)."""
-    columns, args = [], []
+    columns, args = {**RESULT, **_NAMES}, []
     for i, term in enumerate(terms):
         condition = term_condition(term)
         if condition is None:
-            columns.append(f", 1 AS t{i}")
+            columns[f"t{i}"] = "1"
         else:
-            columns.append(f", coalesce({condition[0]}, 0) AS t{i}")
+            columns[f"t{i}"] = f"coalesce({condition[0]}, 0)"
             args += condition[1]
     filtered = filter_conditions(filters)
-    sql = _ROW.format(terms="".join(columns), ids=ids) + "".join(" AND " + c for c in filtered.conditions)
-    return conn.execute(sql, (*args, *ids_args, *filtered.args)).fetchall()
+    rest = _ROW_FROM.format(ids=ids) + "".join(" AND " + c for c in filtered.conditions)
+    # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
+    return packed.every(conn, columns, rest, (*args, *ids_args, *filtered.args),
+                        checked=[*RESULT.values(), *_NAMES.values()])
