@@ -5,7 +5,7 @@ import pytest
 
 from registry.queries import packed
 
-COLUMNS = {"id": "t.id", "name": "t.name", "size": "t.size", "note": "n.note"}
+COLUMNS = packed.Columns({"id": "t.id", "name": "t.name", "size": "t.size", "note": "n.note"})
 FROM = "FROM things t LEFT JOIN notes n ON n.thing_id = t.id"
 
 
@@ -20,7 +20,7 @@ def db():
 
 
 def plain(db, rest, args=()):
-    return [dict(r) for r in db.execute(f"{packed.select(COLUMNS)} {rest}", args)]
+    return [dict(r) for r in db.execute(f"{COLUMNS.select} {rest}", args)]
 
 
 @pytest.mark.parametrize("rows", [
@@ -41,10 +41,9 @@ def test_rows_read_as_json_are_the_rows_read_plainly(db, rows):
         assert [type(v) for r in read for v in r.values()] == [type(v) for r in plain(db, rest) for v in r.values()]
         assert packed.values(db, "t.size", rest) == [r["size"] for r in plain(db, rest)]
     # A column that binds a parameter is left out of the checked ones (they are written twice).
-    bound = {"id": "t.id", "large": "coalesce(t.size > ?, 0)"}
+    bound = packed.Columns({"id": "t.id", "large": "coalesce(t.size > ?, 0)"}, checked=["t.id"])
     rest = "FROM things t WHERE t.id >= ? ORDER BY t.id"
-    assert packed.every(db, bound, rest, (5, 2), checked=["t.id"]) == [
-        dict(r) for r in db.execute(f"{packed.select(bound)} {rest}", (5, 2))]
+    assert packed.every(db, bound, rest, (5, 2)) == [dict(r) for r in db.execute(f"{bound.select} {rest}", (5, 2))]
     for thing_id in (1, 2, 99):
         rest = f"{FROM} WHERE t.id = ?"
         expected = plain(db, rest, (thing_id,))
@@ -56,8 +55,7 @@ def test_a_page_is_one_row_of_two_columns(db):
     db.executemany("INSERT INTO things VALUES (?, ?, ?)", [(i, f"n{i}", i) for i in range(1, 51)])
     statements = []
     db.set_trace_callback(statements.append)
-    text = packed.rows_text(db, packed.object_sql(COLUMNS), packed.inexact_sql(COLUMNS.values()),
-                            f"{FROM} ORDER BY t.id")
+    text = packed.rows_text(db, COLUMNS.object, COLUMNS.inexact, f"{FROM} ORDER BY t.id")
     db.set_trace_callback(None)
     assert len(statements) == 1
     cursor = db.execute(statements[0])

@@ -4,19 +4,18 @@ import json
 from . import packed
 from .capabilities import capability_set
 from .where import Where
-from .model_list import model_summary
+from .model_list import FROM_MODELS, model_summary
 from ..fields import ALIAS_SOURCES, COLUMNS, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 # A model's full row: its own columns, its family's and provider's names, and the JSON texts it keeps.
-MODEL_COLUMNS = {
+MODEL_COLUMNS = packed.Columns({
     "id": "m.id", "slug": "m.slug", "status": "m.status", **{c: "m." + c for c in COLUMNS},
     "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name",
     "is_open_source": "f.is_open_source", "family_id": "m.family_id", "successor_id": "m.successor_id",
     "metadata": "m.metadata", "created_at": "m.created_at", "updated_at": "m.updated_at",
     "capabilities": "m.capabilities",
-}
-MODEL_FROM = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
-MODEL_SELECT = packed.select(MODEL_COLUMNS) + MODEL_FROM
+})
+MODEL_SELECT = MODEL_COLUMNS.select + FROM_MODELS
 
 _PROVIDER_SELECT = """
 SELECT p.slug, p.name, p.website_url, p.api_models_url,
@@ -92,8 +91,8 @@ def _timeline_entry(m) -> dict:
 def model_row(db, slug: str = None, model_id: int = None):
     """The full row of one model by slug or id, or None."""
     if slug is not None:
-        return packed.first(db, MODEL_COLUMNS, MODEL_FROM + " WHERE m.slug = ?", (slug,))
-    return packed.first(db, MODEL_COLUMNS, MODEL_FROM + " WHERE m.id = ?", (model_id,))
+        return packed.first(db, MODEL_COLUMNS, FROM_MODELS + " WHERE m.slug = ?", (slug,))
+    return packed.first(db, MODEL_COLUMNS, FROM_MODELS + " WHERE m.id = ?", (model_id,))
 
 
 def model_by_slug(db, slug: str):
@@ -104,7 +103,7 @@ def model_by_slug(db, slug: str):
 # Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
 _SOURCE_ORDER = sql_rank("source", ALIAS_SOURCES)
 ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
-_ALIAS_COLUMNS = {name: name for name in ("alias", "source", "position", "normalized")}
+_ALIAS_COLUMNS = packed.Columns({name: name for name in ("alias", "source", "position", "normalized")})
 
 
 def model_aliases(db, model_id: int) -> list:
@@ -162,15 +161,15 @@ def _pointer(metadata: dict, target) -> dict | None:
 
 
 # A platform lifecycle row, with the names of the successor it names and of the upgrade decided there.
-PLATFORM_COLUMNS = {
+PLATFORM_COLUMNS = packed.Columns({
     **{c: "l." + c for c in ("model_id", "platform", "status", "deprecation_date", "sunset_date", "successor_id",
                              "upgrade_id", "own_schedule", "sources")},
     "successor_slug": "s.slug", "successor_name": "s.display_name",
     "upgrade_slug": "u.slug", "upgrade_name": "u.display_name", "upgrade_status": "u.status",
-}
+})
 PLATFORM_FROM = (" FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id"
                  " LEFT JOIN models u ON u.id = l.upgrade_id")
-PLATFORM_SELECT = packed.select(PLATFORM_COLUMNS) + PLATFORM_FROM
+PLATFORM_SELECT = PLATFORM_COLUMNS.select + PLATFORM_FROM
 
 
 def platform_lifecycle(db, model_id: int, platform: str):

@@ -12,11 +12,11 @@ _SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
 _SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
     "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
 JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
-_FROM = "FROM models m" + JOINS
+FROM_MODELS = " FROM models m" + JOINS
 MODEL_LIST_SELECT = f"""
 SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
        f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name, f.is_open_source
-{_FROM}
+{FROM_MODELS}
 """
 _BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
 # The same Model object written by SQLite, key for key in _summary's order (a 50-model page's dicts and their JSON
@@ -84,7 +84,7 @@ def list_models_json(db, filters: dict, sort: str, page: int, per_page: int, cou
     ids, args, total = _page(db, filters, sort, page, per_page, count)
     if ids is None:
         return "[]", total
-    text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT, f"{_FROM} WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}",
+    text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT, f"{FROM_MODELS} WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}",
                             args)
     if text is None:
         return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,

@@ -16,6 +16,19 @@ candidates to keep a few (ORDER BY ... LIMIT, as search's words query does) woul
 import json
 
 
+class Columns:
+    """A table of columns ({name: SQL expression}) and the SQL that reads them, written once (not per request).
+
+    checked: the expressions that may hold a REAL or a BLOB (default: every column's). A column whose expression
+    binds a parameter must be left out of them: they are written twice, and the parameters would shift."""
+
+    def __init__(self, table: dict, checked=None):
+        self.names = tuple(table)
+        self.select = select(table)
+        self.object = object_sql(table)
+        self.inexact = inexact_sql(table.values() if checked is None else checked)
+
+
 def select(columns: dict) -> str:
     """The SELECT list of columns ({name: SQL expression}), each under its name."""
     return "SELECT " + ", ".join(expr if expr == name or expr.endswith("." + name) else f"{expr} AS {name}"
@@ -45,13 +58,9 @@ def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | N
     return text or "[]"
 
 
-def every(db, columns: dict, rest: str, args=(), checked=None) -> list:
-    """Every row of `SELECT columns` + rest (`FROM ... [WHERE ...] [ORDER BY ...]`), as dicts in its order.
-
-    checked: the expressions that may hold a REAL or a BLOB (default: every column's). A column whose expression
-    binds a parameter must be left out of them: they are written twice, and the parameters would shift."""
-    checked = inexact_sql(columns.values() if checked is None else checked)
-    text = rows_text(db, object_sql(columns), checked, rest, args)
+def every(db, columns: Columns, rest: str, args=()) -> list:
+    """Every row of `SELECT columns` + rest (`FROM ... [WHERE ...] [ORDER BY ...]`), as dicts in its order."""
+    text = rows_text(db, columns.object, columns.inexact, rest, args)
     if text is None:
         return _plain(db, columns, rest, args)
     return json.loads(text)
@@ -65,10 +74,9 @@ def values(db, expr: str, rest: str, args=()) -> list:
     return json.loads(text)
 
 
-def first(db, columns: dict, rest: str, args=()) -> dict | None:
+def first(db, columns: Columns, rest: str, args=()) -> dict | None:
     """The first row of `SELECT columns` + rest as a dict, or None."""
-    checked = inexact_sql(columns.values())
-    row = db.execute(f"SELECT {_unless(checked, object_sql(columns))}, {checked} {rest}", args).fetchone()
+    row = db.execute(f"SELECT {_unless(columns.inexact, columns.object)}, {columns.inexact} {rest}", args).fetchone()
     if row is None:
         return None
     if row[1]:
@@ -77,8 +85,8 @@ def first(db, columns: dict, rest: str, args=()) -> dict | None:
     return json.loads(row[0])
 
 
-def _plain(db, columns: dict, rest: str, args) -> list:
-    return [dict(zip(columns, row, strict=True)) for row in db.execute(f"{select(columns)} {rest}", args)]
+def _plain(db, columns: Columns, rest: str, args) -> list:
+    return [dict(zip(columns.names, row, strict=True)) for row in db.execute(f"{columns.select} {rest}", args)]
 
 
 def _unless(checked_sql: str, row_sql: str) -> str:

@@ -16,6 +16,7 @@ from .. import fields
 from ..fields import RETIRING, sql_rank
 from ..queries import packed
 from ..queries.capabilities import capability_condition, filter_conditions
+from ..queries.model_list import FROM_MODELS
 from . import intent
 from .documents import HOLDS, squash, words_needle
 
@@ -30,7 +31,6 @@ TERM_WINDOW = 200                # newest models an intent term reads, by its da
 STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
 STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
 SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'unknown'))"
-JOINS = " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
 
 # What a result shows and is ordered by.
 RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "version": "m.version",
@@ -38,7 +38,7 @@ RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "ver
           "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
 # What a model's row adds for the name score: its search document's aliases and squashed names.
 _NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
-_ROW_FROM = JOINS[1:] + " JOIN search_docs d ON d.model_id = m.id WHERE m.id IN ({ids})"
+_ROW_FROM = FROM_MODELS + " JOIN search_docs d ON d.model_id = m.id WHERE m.id IN ({ids})"
 
 
 def quote(text: str) -> str:
@@ -229,7 +229,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
-    sql = (packed.select({**RESULT, "score": score}) + JOINS + documents + " WHERE "
+    sql = (packed.select({**RESULT, "score": score}) + FROM_MODELS + documents + " WHERE "
            + " AND ".join(where + filtered.conditions) + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
@@ -275,5 +275,5 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
     filtered = filter_conditions(filters)
     rest = _ROW_FROM.format(ids=ids) + "".join(" AND " + c for c in filtered.conditions)
     # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
-    return packed.every(conn, columns, rest, (*args, *ids_args, *filtered.args),
-                        checked=[*RESULT.values(), *_NAMES.values()])
+    return packed.every(conn, packed.Columns(columns, checked=[*RESULT.values(), *_NAMES.values()]), rest,
+                        (*args, *ids_args, *filtered.args))
