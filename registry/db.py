@@ -147,7 +147,11 @@ def writes_here() -> int:
     return _last_bump
 
 
+# The data generation as a SQL expression: a query that reads it with its own rows sees both in one snapshot.
+GENERATION = "(SELECT value FROM registry_state WHERE key = 'generation')"
+
+
 def generation(conn: sqlite3.Connection) -> int:
     """Return the data generation counter."""
-    row = conn.execute("SELECT value FROM registry_state WHERE key = 'generation'").fetchone()
-    return row[0] if row else 0
+    row = conn.execute("SELECT " + GENERATION).fetchone()
+    return row[0] or 0

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from helpers import assert_error, rewrite
@@ -30,6 +32,57 @@ def test_model_filters_and_sorts(client, query, expected):
     body = client.get("/api/v1/models" + query).get_json()
     assert [m["slug"] for m in body["models"]] == expected
     assert body["pagination"]["total"] == len(expected)
+
+
+BY_PARAMETERS = ["llama-3.1-405b-instruct", "llama-3.1-70b-instruct", "llama-3.1-8b-instruct",
+                 "claude-3-5-sonnet-20241022", "claude-3-haiku-20240307", "claude-3-sonnet-20240229",
+                 "claude-instant-1-2", "claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929"]
+
+
+# A page in the far half of its list is walked from the list's end (queries/model_list.py _pages): every page is
+# still its slice of the list, NULLs last and ties (the two Llamas of 2024-07-23) by slug.
+@pytest.mark.parametrize("query, expected", [
+    ("", ALL_BY_RELEASE),
+    ("&sort=parameter_count", BY_PARAMETERS),
+    ("&status=sunset", ["claude-3-haiku-20240307", "claude-3-sonnet-20240229", "claude-instant-1-2"]),
+    ("&status=active,latest", [s for s in ALL_BY_RELEASE if s not in (
+        "claude-3-5-sonnet-20241022", "claude-3-haiku-20240307", "claude-3-sonnet-20240229", "claude-instant-1-2")]),
+    ("&provider=anthropic&sort=parameter_count", [s for s in BY_PARAMETERS if s.startswith("claude")]),
+])
+def test_every_page_is_its_slice_of_the_list(client, query, expected):
+    for per_page in (1, 2, 3, 4, 5):
+        pages = -(-len(expected) // per_page)
+        for page in range(1, pages + 2):
+            body = client.get(f"/api/v1/models?per_page={per_page}&page={page}{query}").get_json()
+            assert [m["slug"] for m in body["models"]] == expected[(page - 1) * per_page:page * per_page], \
+                (per_page, page)
+            assert body["pagination"]["total_pages"] == pages
+
+
+@pytest.mark.parametrize("page, from_end", [(1, False), (2, False), (3, True), (4, True)])
+def test_a_far_page_counted_before_the_data_changed_is_walked_from_the_start(app, page, from_end):
+    """The walk from the end takes its position from the count; a count read at another data generation (the
+    memo's, just before an ingest added a model) reads no row there, and the page is walked from the start."""
+    from registry.db import generation
+    from registry.queries import model_list
+    from registry.web.connection import thread_connection
+    conn, statements = thread_connection(app.config["DATABASE"]), []
+    now = generation(conn)
+    for counted_at, reads, missing in ((now, 1, 0), (now - 1, 2, 1)):
+        def count(sql, args, counted_at=counted_at, missing=missing):
+            return conn.execute(sql, args).fetchone()[0] - missing, counted_at
+        conn.set_trace_callback(statements.append)
+        try:
+            models, total = model_list.list_models(conn, {}, "release_date", page, 2, count)
+            text, _ = model_list.list_models_json(conn, {}, "release_date", page, 2, count)
+        finally:
+            conn.set_trace_callback(None)
+        assert [m["slug"] for m in models] == ALL_BY_RELEASE[(page - 1) * 2:page * 2] and total == 9 - missing
+        assert [m["slug"] for m in json.loads(text)] == ALL_BY_RELEASE[(page - 1) * 2:page * 2]
+        walks = [sql for sql in statements if "WHERE m.id IN" in sql]
+        assert len(walks) == 2 * (reads if from_end else 1)
+        assert ("LIMIT CASE WHEN" in walks[0]) is from_end
+        statements.clear()
 
 
 @pytest.mark.parametrize("query,slugs,pagination", [

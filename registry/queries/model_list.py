@@ -2,6 +2,7 @@
 object of a list, built in Python (model_summaries) or written by SQLite as JSON text (list_models_json)."""
 import json
 
+from ..db import GENERATION
 from . import packed
 from .capabilities import filter_conditions
 from .where import Where
@@ -58,42 +59,71 @@ def _summary(row, at: dict) -> dict:
 
 # SQLite puts NULLs last in a DESC order, so these are "nulls last, ties by slug" and match the
 # models_release / models_params indexes column for column: a page walks the index, no sort of all rows.
+# Each reversed (NULLs first in an ASC order) is the same index walked from its other end.
 _SORTS = {
     "release_date": "m.release_date DESC, m.slug",
     "parameter_count": "m.parameter_count DESC, m.slug",
 }
+_FROM_END = {
+    "release_date": "m.release_date ASC, m.slug DESC",
+    "parameter_count": "m.parameter_count ASC, m.slug DESC",
+}
 
 
 def run_count(db):
-    """count(sql, args): run a count(*) query on db (list_models' default; the app keeps them per generation)."""
-    return lambda sql, args: db.execute(sql, args).fetchone()[0]
+    """count(sql, args): (the count, the data generation it was counted at) of a count query on db (list_models'
+    default; the app keeps them per generation)."""
+    return lambda sql, args: tuple(db.execute(sql, args).fetchone())
 
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[list, int]:
     """One page of models matching filters, and the total count (by count(sql, args), default run_count(db))."""
-    ids, args, total = _page(db, filters, sort, page, per_page, count)
-    if ids is None:
-        return [], total
-    rows = db.execute(MODEL_LIST_SELECT + f" WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args)
-    return model_summaries(rows), total
+    for ids, args, total in _pages(db, filters, sort, page, per_page, count):
+        if ids is None:
+            return [], total
+        rows = model_summaries(db.execute(MODEL_LIST_SELECT + f" WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args))
+        if rows:
+            return rows, total
+    return [], total
 
 
 def list_models_json(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[str, int]:
     """list_models' page as the JSON text of its array (what json.dumps writes of list_models' list, compact and
     with ensure_ascii off), and the total count."""
-    ids, args, total = _page(db, filters, sort, page, per_page, count)
+    for ids, args, total in _pages(db, filters, sort, page, per_page, count):
+        if ids is None:
+            return "[]", total
+        text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT,
+                                f"{FROM_MODELS} WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}", args)
+        if text is None:
+            return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,
+                              separators=(",", ":")), total
+        if text != "[]":
+            return text, total
+    return "[]", total
+
+
+def _pages(db, filters: dict, sort: str, page: int, per_page: int, count):
+    """The ways to read a page's ids, each (SQL, arguments, total count), to try in order; None for the SQL when the
+    page is past the end. A page in the far half of its list is read first from the list's end."""
+    ids, args, total, counted_at = _page(db, filters, sort, page, per_page, count)
+    offset = (page - 1) * per_page
     if ids is None:
-        return "[]", total
-    text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT, f"{FROM_MODELS} WHERE m.id IN ({ids}) ORDER BY {_SORTS[sort]}",
-                            args)
-    if text is None:
-        return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,
-                          separators=(",", ":")), total
-    return text, total
+        yield None, [], total
+        return
+    from_end = max(0, total - offset - per_page)   # the rows after the page
+    if from_end < offset:
+        # Walking an index (or keeping a sort's top rows) costs the rows skipped: from the end, fewer. The position
+        # comes from a count read at counted_at: where the data is newer the walk reads no row (LIMIT 0), and the
+        # page is walked from the start, as any other.
+        yield (f"{ids} ORDER BY {_FROM_END[sort]} LIMIT CASE WHEN {GENERATION} = ? THEN ? ELSE 0 END OFFSET ?",
+               args + [counted_at, min(per_page, total - offset), from_end], total)
+    yield f"{ids} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?", args + [per_page, offset], total
 
 
-def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tuple[str | None, list, int]:
-    """(the SQL of the page's ids, its arguments, the total count); None for the SQL when the page is past the end."""
+def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tuple[str | None, list, int, int]:
+    """(the SQL selecting the ids of the list's models, unordered, its arguments, the total count, the data
+    generation it was counted at); None for the SQL when the page is past the end."""
     where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
     where.equal("f.is_open_source", filters.get("open_source"))
     joined = bool(where)     # every condition so far reads the family or the provider
@@ -114,10 +144,10 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = where.sql()
-    total = (count or run_count(db))("SELECT count(*)" + source + clause, where.args)
+    total, counted_at = (count or run_count(db))(f"SELECT (SELECT count(*){source}{clause}), {GENERATION}", where.args)
     offset = (page - 1) * per_page
     if offset >= total:
-        return None, [], total
+        return None, [], total, counted_at
     if status_at is not None and not joined and sort == "release_date":
         pass   # models_status_release holds this page in order: walk it
     elif status_at is not None and not joined and not _few(db, total, offset + per_page):
@@ -126,8 +156,7 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
         where.conditions[status_at] = "+m.status = ?"
         clause = where.sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
-    ids = f"SELECT m.id{source}{clause} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?"
-    return ids, where.args + [per_page, offset], total
+    return f"SELECT m.id{source}{clause}", where.args, total, counted_at
 
 
 def _few(db, matching: int, needed: int) -> bool:

@@ -50,12 +50,13 @@ class GenerationMemo:
 
 
 def counter(db):
-    """count(sql, args) for this request: a count(*) kept for the data generation it read, else run on db."""
+    """count(sql, args) for this request: a count query's row (the count, the generation it was counted at) kept for
+    the data generation the request read, else run on db."""
     memo = current_app.extensions[EXTENSION]
     path, generation = request_snapshot()
 
-    def count(sql: str, args) -> int:
-        return memo.get(generation, (path, sql, tuple(args)), lambda: db.execute(sql, args).fetchone()[0])
+    def count(sql: str, args) -> tuple:
+        return memo.get(generation, (path, sql, tuple(args)), lambda: tuple(db.execute(sql, args).fetchone()))
     return count
 
 
