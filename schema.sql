@@ -80,8 +80,10 @@ CREATE INDEX IF NOT EXISTS models_family ON models(family_id);
 CREATE INDEX IF NOT EXISTS models_family_status_release ON models(family_id, status, release_date DESC, slug);
 -- A family's models by release without a sort (the family page and timeline, queries.family_models).
 CREATE INDEX IF NOT EXISTS models_family_release ON models(family_id, release_date, slug);
-CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug);
-CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug);
+-- The list's two orders. Each entry holds its family too: the first pages of a big provider's models walk these
+-- and check the family in the entry, reading no model row (queries.list_models).
+CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug, family_id);
+CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug, family_id);
 CREATE INDEX IF NOT EXISTS models_status ON models(status);
 -- A status's models newest first: a page of /models?status=sunset walks it, no sort (queries.list_models).
 CREATE INDEX IF NOT EXISTS models_status_release ON models(status, release_date DESC, slug);

@@ -195,6 +195,13 @@ STEPS = [
          " ON models(family_id, status, release_date DESC, slug);"),
     # Derived data: made by the rebuild from the documents, with the triggers that write it.
     Step(14, "search: the squashed names in an index of their own", None, rebuild_search=True),
+    # The old indexes are prefixes of the new ones: every query they served, the new ones serve.
+    Step(15, "the list's sort indexes hold each model's family (the first pages of a big provider's models "
+             "without a sort)",
+         "DROP INDEX IF EXISTS models_release;\n"
+         "CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug, family_id);\n"
+         "DROP INDEX IF EXISTS models_params;\n"
+         "CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug, family_id);"),
 ]
 
 

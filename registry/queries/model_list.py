@@ -12,7 +12,8 @@ from ..fields import LIST_DATES_AND_SIZES
 _SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
 _SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
     "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
-JOINS = " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+PROVIDER_JOIN = " JOIN providers p ON p.id = f.provider_id"
+JOINS = " JOIN families f ON f.id = m.family_id" + PROVIDER_JOIN
 FROM_MODELS = " FROM models m" + JOINS
 MODEL_LIST_SELECT = f"""
 SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
@@ -126,7 +127,7 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
     generation it was counted at); None for the SQL when the page is past the end."""
     where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
     where.equal("f.is_open_source", filters.get("open_source"))
-    joined = bool(where)     # every condition so far reads the family or the provider
+    joined = len(where)      # every condition so far reads the family or the provider (one argument each)
     status_at = None
     statuses = filters.get("status") or []
     if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
@@ -155,6 +156,12 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
         # models_status, whose plan reads and sorts every matching row to return one page).
         where.conditions[status_at] = "+m.status = ?"
         clause = where.sql()
+    elif joined and not _few(db, total, offset + per_page):
+        # A big provider's first pages: walk the sort index, whose entries hold the family, and keep its families'
+        # models (+ keeps SQLite off models_family), rather than read and sort every one of them.
+        families = f"SELECT f.id FROM families f{PROVIDER_JOIN} WHERE {' AND '.join(where.conditions[:joined])}"
+        source = " FROM models m"
+        clause = Where([f"+m.family_id IN ({families})", *where.conditions[joined:]]).sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
     return f"SELECT m.id{source}{clause}", where.args, total, counted_at
 
