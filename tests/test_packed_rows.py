@@ -89,3 +89,34 @@ def test_a_ranked_query_cut_is_read_with_its_reals_exact(db, scores):
     sized = packed.Columns({name: name for name in ("id", "size", "score")}, reals=("score",))
     query = "SELECT t.id, t.size, s.score FROM things t JOIN scores s ON s.thing_id = t.id ORDER BY t.id LIMIT ?"
     assert packed.cut(db, sized, query, (10,)) == [dict(r) for r in db.execute(query, (10,))]
+
+
+@pytest.mark.parametrize("sizes, notes", [
+    ([7], ["a", "b", "c"]),                       # a row and its part's rows, in the part's order
+    ([7], []),                                    # a part with no rows: []
+    ([2.5], ["a"]),                               # the row holds a REAL: read plainly, parts too
+    ([7], [b"\x00"]),                             # a part holds a BLOB: that part is left to the caller (None)
+    ([], []),                                     # no row: None
+])
+def test_a_row_and_its_parts_are_one_statement(db, sizes, notes):
+    """catalog.model_with: a model's row with its aliases and platform lifecycles, read as one row of JSON texts."""
+    db.executemany("INSERT INTO things VALUES (?, ?, ?)", [(i, f"n{i}", size) for i, size in enumerate(sizes, 1)])
+    db.executemany("INSERT INTO notes VALUES (1, ?)", [(note,) for note in notes[::-1]])
+    parts = {"notes": (packed.Columns({"note": "n.note"}), "FROM notes n WHERE n.thing_id = t.id ORDER BY n.note"),
+             "none": (packed.Columns({"note": "n.note"}), "FROM notes n WHERE n.thing_id = -t.id")}
+    rest = "FROM things t WHERE t.id = ?"
+    statements = []
+    db.set_trace_callback(statements.append)
+    found = packed.first_with(db, packed.Columns({"id": "t.id", "size": "t.size"}), rest, (1,), parts)
+    db.set_trace_callback(None)
+    if not sizes:
+        assert found is None
+        return
+    row, rows = found
+    assert row == {"id": 1, "size": sizes[0]} and type(row["size"]) is type(sizes[0])
+    if isinstance(sizes[0], float):
+        assert rows == {"notes": None, "none": None} and len(statements) == 2
+    elif any(isinstance(n, bytes) for n in notes):
+        assert rows == {"notes": None, "none": []} and len(statements) == 1
+    else:
+        assert rows == {"notes": [{"note": n} for n in notes], "none": []} and len(statements) == 1

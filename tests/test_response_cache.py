@@ -15,9 +15,9 @@ def counted(monkeypatch):
     calls = []
     real = catalog.model_detail
 
-    def spy(db, row):
+    def spy(db, row, *parts):
         calls.append(row["slug"])
-        return real(db, row)
+        return real(db, row, *parts)
     monkeypatch.setattr(catalog, "model_detail", spy)
     return calls
 

@@ -1,4 +1,6 @@
 """Models: the filtered list, one model, its upgrade and its history."""
+from functools import partial
+
 from flask import current_app, jsonify
 
 from ..queries import catalog, model_list
@@ -46,8 +48,8 @@ def list_models():
 
 @bp.get("/models/<slug>")
 def get_model(slug):
-    row = get_or_404("Model", catalog.model_by_slug, slug)
-    model = catalog.model_detail(get_db(), row)
+    row, aliases, platforms = get_or_404("Model", partial(catalog.model_with, parts=("aliases", "platforms")), slug)
+    model = catalog.model_detail(get_db(), row, aliases, platforms)
     upgrade = catalog.platform_upgrade(model) if row["status"] in RETIRING else None
     return jsonify(model), lifecycle_headers(row, upgrade)
 

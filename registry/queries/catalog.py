@@ -111,12 +111,14 @@ def model_aliases(db, model_id: int) -> list:
     return packed.every(db, _ALIAS_COLUMNS, "FROM aliases WHERE model_id = ? ORDER BY " + ALIAS_ORDER, (model_id,))
 
 
-def model_detail(db, row) -> dict:
-    """The single-model response for a model's full row."""
+def model_detail(db, row, aliases=None, platforms=None) -> dict:
+    """The single-model response for a model's full row (its alias and platform lifecycle rows read when not given,
+    as model_with reads them)."""
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
     metadata = json.loads(row["metadata"]) if row["metadata"] else {}
     target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
-    return detail(row, model_aliases(db, row["id"]), platform_lifecycles(db, row["id"]), successor, target)
+    return detail(row, model_aliases(db, row["id"]) if aliases is None else aliases,
+                  platform_lifecycles(db, row["id"]) if platforms is None else platforms, successor, target)
 
 
 def detail(row, aliases, platforms, successor, target) -> dict:
@@ -182,6 +184,25 @@ def platform_lifecycles(db, model_id: int) -> list:
     """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
     rows = packed.every(db, PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = ?", (model_id,))
     return sorted(rows, key=platform_order)
+
+
+# What model_with reads with a model's row: each part's rows, and how to read them alone.
+MODEL_PARTS = {
+    "aliases": (_ALIAS_COLUMNS, "FROM aliases WHERE model_id = m.id ORDER BY " + ALIAS_ORDER, model_aliases),
+    "platforms": (PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = m.id", platform_lifecycles),
+}
+
+
+def model_with(db, slug: str, parts=("platforms",)) -> tuple | None:
+    """(a model's full row by slug, then the rows of each of its parts: model_aliases' and platform_lifecycles'),
+    read in one statement, or None when no model has the slug."""
+    found = packed.first_with(db, MODEL_COLUMNS, FROM_MODELS + " WHERE m.slug = ?", (slug,),
+                              {name: MODEL_PARTS[name][:2] for name in parts})
+    if found is None:
+        return None
+    row, rows = found
+    read = [MODEL_PARTS[name][2](db, row["id"]) if rows[name] is None else rows[name] for name in parts]
+    return (row, *(sorted(r, key=platform_order) if name == "platforms" else r for name, r in zip(parts, read)))
 
 
 def platform_order(row) -> int:

@@ -57,14 +57,20 @@ def exact_real(expr: str) -> str:
 def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | None:
     """The JSON text of the array of row_sql's values over `FROM ... [ORDER BY ...]` (rest), in its order; None
     when checked_sql is true for a row (its values are not carried exactly: the caller reads them plainly)."""
-    # An outer aggregate reads an ordered subquery in its order: SQLite never flattens one into it (the query
-    # planner's flattening rule 16, kept for group_concat's sake).
-    text, inexact = db.execute(f"SELECT '[' || group_concat(j, ',') || ']', max(x) FROM"
-                               f" (SELECT {_unless(checked_sql, row_sql)} AS j, {checked_sql} AS x {rest})",
-                               args).fetchone()
+    text, inexact = db.execute(f"SELECT {_ARRAY}, max(x) {_rows(row_sql, checked_sql, rest)}", args).fetchone()
     if inexact:
         return None
-    return text or "[]"
+    return text
+
+
+# The JSON array of the rows _rows writes (j), "[]" for none.
+_ARRAY = "'[' || coalesce(group_concat(j, ','), '') || ']'"
+
+
+def _rows(row_sql: str, checked_sql: str, rest: str) -> str:
+    # An outer aggregate reads an ordered subquery in its order: SQLite never flattens one into it (the query
+    # planner's flattening rule 16, kept for group_concat's sake).
+    return f"FROM (SELECT {_unless(checked_sql, row_sql)} AS j, {checked_sql} AS x {rest})"
 
 
 def every(db, columns: Columns, rest: str, args=()) -> list:
@@ -91,13 +97,26 @@ def values(db, expr: str, rest: str, args=()) -> list:
 
 def first(db, columns: Columns, rest: str, args=()) -> dict | None:
     """The first row of `SELECT columns` + rest as a dict, or None."""
-    row = db.execute(f"SELECT {_unless(columns.inexact, columns.object)}, {columns.inexact} {rest}", args).fetchone()
+    found = first_with(db, columns, rest, args)
+    return None if found is None else found[0]
+
+
+def first_with(db, columns: Columns, rest: str, args=(), parts: dict = None) -> tuple | None:
+    """The first row of `SELECT columns` + rest as a dict and the rows of each of its parts, all read in one
+    statement; None when there is no row. parts: {name: (Columns, `FROM ... WHERE ... [ORDER BY ...]` naming the
+    row's tables and binding nothing)}; a part's rows are a list in its order, or None where one of them holds
+    what JSON does not carry exactly (the caller reads that part plainly)."""
+    parts = parts or {}
+    nested = "".join(f", (SELECT CASE WHEN max(x) THEN NULL ELSE {_ARRAY} END {_rows(part.object, part.inexact, where)})"
+                     for part, where in parts.values())
+    row = db.execute(f"SELECT {_unless(columns.inexact, columns.object)}, {columns.inexact}{nested} {rest}",
+                     args).fetchone()
     if row is None:
         return None
     if row[1]:
         plain = _plain(db, columns, rest, args)
-        return plain[0] if plain else None
-    return json.loads(row[0])
+        return (plain[0], {name: None for name in parts}) if plain else None
+    return json.loads(row[0]), {name: None if text is None else json.loads(text) for name, text in zip(parts, row[2:])}
 
 
 def _plain(db, columns: Columns, rest: str, args) -> list:

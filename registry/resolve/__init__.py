@@ -61,8 +61,8 @@ def answer_match(db, q: str, match: Match, target=None) -> Resolution:
     """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
     webhooks of a watched id alike). target(model_id): upgrade_target of a model, read from db when not
     given (the API keeps them per data generation: a family's models share one upgrade)."""
-    row = catalog.model_row(db, slug=match.row.model_slug)
-    lifecycles = {r["platform"]: r for r in catalog.platform_lifecycles(db, row["id"])}
+    row, platforms = catalog.model_with(db, match.row.model_slug)
+    lifecycles = {r["platform"]: r for r in platforms}
     platform = platform_of(q, match.row, lifecycles)
     lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
     upgrade = chosen = kept = None
