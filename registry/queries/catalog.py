@@ -202,7 +202,8 @@ def model_with(db, slug: str, parts=("platforms",)) -> tuple | None:
         return None
     row, rows = found
     read = [MODEL_PARTS[name][2](db, row["id"]) if rows[name] is None else rows[name] for name in parts]
-    return (row, *(sorted(r, key=platform_order) if name == "platforms" else r for name, r in zip(parts, read)))
+    return (row, *(sorted(r, key=platform_order) if name == "platforms" else r
+                   for name, r in zip(parts, read, strict=True)))
 
 
 def platform_order(row) -> int:

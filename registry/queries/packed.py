@@ -107,8 +107,8 @@ def first_with(db, columns: Columns, rest: str, args=(), parts: dict = None) -> 
     row's tables and binding nothing)}; a part's rows are a list in its order, or None where one of them holds
     what JSON does not carry exactly (the caller reads that part plainly)."""
     parts = parts or {}
-    nested = "".join(f", (SELECT CASE WHEN max(x) THEN NULL ELSE {_ARRAY} END {_rows(part.object, part.inexact, where)})"
-                     for part, where in parts.values())
+    nested = "".join(f", (SELECT CASE WHEN max(x) THEN NULL ELSE {_ARRAY} END"
+                     f" {_rows(part.object, part.inexact, where)})" for part, where in parts.values())
     row = db.execute(f"SELECT {_unless(columns.inexact, columns.object)}, {columns.inexact}{nested} {rest}",
                      args).fetchone()
     if row is None:
@@ -116,7 +116,8 @@ def first_with(db, columns: Columns, rest: str, args=(), parts: dict = None) -> 
     if row[1]:
         plain = _plain(db, columns, rest, args)
         return (plain[0], {name: None for name in parts}) if plain else None
-    return json.loads(row[0]), {name: None if text is None else json.loads(text) for name, text in zip(parts, row[2:])}
+    return json.loads(row[0]), {name: None if text is None else json.loads(text)
+                                for name, text in zip(parts, row[2:], strict=True)}
 
 
 def _plain(db, columns: Columns, rest: str, args) -> list:
