@@ -52,17 +52,11 @@ def writable(path: str):
         conn.close()
 
 
-# Prepared statements a read connection keeps (the sqlite3 module's default is 128). Search writes a statement per
-# shape of query, and each kept one holds about 25 KB of SQLite's memory: 128 were 4.7 MiB a connection after the
-# bench's search load, up to 38 MiB in a worker of eight threads; 64 are 2.6 MiB (docs/running.md#memory).
-STATEMENTS_KEPT = 64
-
-
 def connect_ro(path: str) -> sqlite3.Connection:
     """Open a read-only connection (mode=ro): the web side never writes."""
     uri = "file:" + str(Path(path).resolve()) + "?mode=ro"
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False, cached_statements=STATEMENTS_KEPT)
+                           check_same_thread=False)
     return _configure(conn)
 
 
