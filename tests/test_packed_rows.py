@@ -63,34 +63,6 @@ def test_a_page_is_one_row_of_two_columns(db):
     assert text.startswith('[{"id":1,"name":"n1","size":1,"note":null}')
 
 
-@pytest.mark.parametrize("scores", [
-    [0.1 + 0.2, 1.0, 0.7499999999999999],     # floats JSON's 15 digits would change, and a whole one
-    [12345.678901234567, -1e-300, 5e-324],     # long, tiny and the least double
-    [0.45, None, 0.45],                        # a NULL, and ties kept in the query's order
-])
-def test_a_ranked_query_cut_is_read_with_its_reals_exact(db, scores):
-    """search's words query: ranked and cut in SQL, read as one JSON text, its score the float SQLite computed."""
-    db.executemany("INSERT INTO things VALUES (?, ?, ?)", [(i, f"n{i}", i) for i in range(1, len(scores) + 1)])
-    db.execute("CREATE TABLE scores (thing_id INTEGER, score REAL)")
-    db.executemany("INSERT INTO scores VALUES (?, ?)", enumerate(scores, start=1))
-    columns = packed.Columns({name: name for name in ("id", "name", "score")}, reals=("score",))
-    query = ("SELECT t.id, t.name, s.score FROM things t JOIN scores s ON s.thing_id = t.id"
-             " WHERE t.id > ? ORDER BY s.score DESC, t.id LIMIT ?")
-    for args in ((0, 10), (0, 2), (1, 1), (99, 5)):
-        statements = []
-        db.set_trace_callback(statements.append)
-        read = packed.cut(db, columns, query, args)
-        db.set_trace_callback(None)
-        expected = [dict(r) for r in db.execute(query, args)]
-        assert read == expected and len(statements) == 1
-        assert [type(r["score"]) for r in read] == [type(r["score"]) for r in expected]
-    # A REAL elsewhere in the row (a checked column): read plainly, still exact.
-    db.execute("UPDATE things SET size = 2.5")
-    sized = packed.Columns({name: name for name in ("id", "size", "score")}, reals=("score",))
-    query = "SELECT t.id, t.size, s.score FROM things t JOIN scores s ON s.thing_id = t.id ORDER BY t.id LIMIT ?"
-    assert packed.cut(db, sized, query, (10,)) == [dict(r) for r in db.execute(query, (10,))]
-
-
 @pytest.mark.parametrize("sizes, notes", [
     ([7], ["a", "b", "c"]),                       # a row and its part's rows, in the part's order
     ([7], []),                                    # a part with no rows: []

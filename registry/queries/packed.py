@@ -8,11 +8,10 @@ request of the bare Flask app costs seventeen (docs/running.md#threads-and-the-g
 same rows are two columns of one row.
 
 JSON carries text, integers and NULL exactly, but writes a REAL with 15 significant digits and cannot hold a BLOB;
-so each row also says whether a column holds either, and such rows are read plainly instead. A column that always
-holds a REAL (a score) is written with 17 significant digits instead, which Python reads back to the same float.
+so each row also says whether a column holds either, and such rows are read plainly instead.
 
-SQLite computes a SELECT list before it sorts: a query that ranks many candidates to keep a few (ORDER BY ...
-LIMIT, as search's words query does) is read whole from a subquery (cut), so only the rows it keeps are written.
+Only for rows that are all returned: SQLite computes a SELECT list before it sorts, so a query that ranks many
+candidates to keep a few (ORDER BY ... LIMIT, as search's words query does) would write every candidate's JSON.
 """
 import json
 
@@ -20,16 +19,14 @@ import json
 class Columns:
     """A table of columns ({name: SQL expression}) and the SQL that reads them, written once (not per request).
 
-    checked: the expressions that may hold a REAL or a BLOB (default: every column's but the reals'). A column whose
-    expression binds a parameter must be left out of them: they are written twice, and the parameters would shift.
-    reals: the names of columns that always hold a REAL, written exactly (exact_real) rather than checked."""
+    checked: the expressions that may hold a REAL or a BLOB (default: every column's). A column whose expression
+    binds a parameter must be left out of them: they are written twice, and the parameters would shift."""
 
-    def __init__(self, table: dict, checked=None, reals=()):
+    def __init__(self, table: dict, checked=None):
         self.names = tuple(table)
         self.select = select(table)
-        self.object = object_sql({name: exact_real(expr) if name in reals else expr for name, expr in table.items()})
-        self.inexact = inexact_sql([expr for name, expr in table.items() if name not in reals]
-                                   if checked is None else checked)
+        self.object = object_sql(table)
+        self.inexact = inexact_sql(table.values() if checked is None else checked)
 
 
 def select(columns: dict) -> str:
@@ -46,12 +43,6 @@ def object_sql(columns: dict) -> str:
 def inexact_sql(exprs) -> str:
     """A SQL expression true when one of the expressions' values holds what JSON does not carry exactly."""
     return "(" + " OR ".join(f"typeof({expr}) IN ('real', 'blob')" for expr in exprs) + ")"
-
-
-def exact_real(expr: str) -> str:
-    """A SQL expression writing a REAL as a JSON number that Python reads back to the same float (or null)."""
-    # 17 significant digits name one double; %!.17g keeps a whole number a float ("1.0", not "1").
-    return f"CASE WHEN {expr} IS NULL THEN NULL ELSE json(printf('%!.17g', {expr})) END"
 
 
 def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | None:
@@ -79,12 +70,6 @@ def every(db, columns: Columns, rest: str, args=()) -> list:
     if text is None:
         return _plain(db, columns, rest, args)
     return json.loads(text)
-
-
-def cut(db, columns: Columns, query: str, args=()) -> list:
-    """Every row of a query that ranks and cuts (`SELECT ... ORDER BY ... LIMIT ?`) as dicts in its order; columns
-    name the query's own columns ({name: name}): their JSON is written for the rows the query keeps only."""
-    return every(db, columns, f"FROM ({query})", args)
 
 
 def values(db, expr: str, rest: str, args=()) -> list:

@@ -38,8 +38,6 @@ RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "ver
           "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
 # What a model's row adds for the name score: its search document's aliases and squashed names.
 _NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
-# A words row as the ranked query names its columns; its score, a REAL, written exactly (queries/packed.py).
-_WORD_COLUMNS = packed.Columns({name: name for name in (*RESULT, "score")}, reals=("score",))
 _ROW_FROM = FROM_MODELS + " JOIN search_docs d ON d.model_id = m.id WHERE m.id IN ({ids})"
 
 
@@ -233,7 +231,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
     sql = (packed.select({**RESULT, "score": score}) + FROM_MODELS + documents + " WHERE "
            + " AND ".join(where + filtered.conditions) + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
-    return packed.cut(conn, _WORD_COLUMNS, sql, (*score_args, *where_args, *filtered.args, wanted))
+    return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
