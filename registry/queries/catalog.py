@@ -172,6 +172,8 @@ PLATFORM_COLUMNS = packed.Columns({
 PLATFORM_FROM = (" FROM platform_lifecycles l LEFT JOIN models s ON s.id = l.successor_id"
                  " LEFT JOIN models u ON u.id = l.upgrade_id")
 PLATFORM_SELECT = PLATFORM_COLUMNS.select + PLATFORM_FROM
+# A model's lifecycle rows as answers list them: its own API first, then in PLATFORMS order (platform_order's).
+_PLATFORM_ORDER = " ORDER BY " + sql_rank("l.platform", PLATFORMS)
 
 
 def platform_lifecycle(db, model_id: int, platform: str):
@@ -182,14 +184,13 @@ def platform_lifecycle(db, model_id: int, platform: str):
 
 def platform_lifecycles(db, model_id: int) -> list:
     """A model's lifecycle rows, its own API first, then in PLATFORMS order."""
-    rows = packed.every(db, PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = ?", (model_id,))
-    return sorted(rows, key=platform_order)
+    return packed.every(db, PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = ?" + _PLATFORM_ORDER, (model_id,))
 
 
 # What model_with reads with a model's row: each part's rows, and how to read them alone.
 MODEL_PARTS = {
     "aliases": (_ALIAS_COLUMNS, "FROM aliases WHERE model_id = m.id ORDER BY " + ALIAS_ORDER, model_aliases),
-    "platforms": (PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = m.id", platform_lifecycles),
+    "platforms": (PLATFORM_COLUMNS, PLATFORM_FROM + " WHERE l.model_id = m.id" + _PLATFORM_ORDER, platform_lifecycles),
 }
 
 
@@ -201,9 +202,7 @@ def model_with(db, slug: str, parts=("platforms",)) -> tuple | None:
     if found is None:
         return None
     row, rows = found
-    read = [MODEL_PARTS[name][2](db, row["id"]) if rows[name] is None else rows[name] for name in parts]
-    return (row, *(sorted(r, key=platform_order) if name == "platforms" else r
-                   for name, r in zip(parts, read, strict=True)))
+    return (row, *(MODEL_PARTS[name][2](db, row["id"]) if rows[name] is None else rows[name] for name in parts))
 
 
 def platform_order(row) -> int:
