@@ -274,3 +274,31 @@ def test_search_function_clamps_limit(app):
     with app.app_context():
         assert len(search(get_db(), "claude", limit=500)) == 6
         assert len(search(get_db(), "claude", limit=0)) == 1
+
+
+# --- what a search costs SQLite ----------------------------------------------------------------
+@pytest.mark.parametrize("q, params, kept", [
+    ("claude-3-5-sonnet-20241022", {}, 1),      # exact: a slug, its squashed name and its start all find it
+    ("claude son", {}, 1),                      # while typing
+    ("sonnet 3.5", {}, 1),                      # words
+    ("claude", {"model_type": "chat,embedding"}, 1),   # with the API's filters
+    # No words left: a term met by its word in names looks the model up in that word's newest matches, kept apart.
+    ("open weights models", {}, 2),
+])
+def test_search_writes_no_candidate_ids_into_temporary_btrees(app, client, q, params, kept):
+    # Each temporary b-tree costs a statement a page cache of its own (~90 KB, mapped and unmapped per statement in
+    # a worker: docs/running.md#memory). Candidates are stepped from co-routines; a cut (ORDER BY ... LIMIT) keeps
+    # its top rows in one.
+    from registry.web.connection import thread_connection
+    conn, statements = thread_connection(app.config["DATABASE"]), []
+    conn.set_trace_callback(statements.append)
+    try:
+        found = slugs(client, q, **params)
+    finally:
+        conn.set_trace_callback(None)
+    assert found and len(found) == len(set(found))     # a model that several parts find is one result
+    ranked = [sql for sql in statements if "MATCH" in sql or "json_each" in sql]
+    assert ranked
+    for sql in ranked:
+        opcodes = [row[1] for row in conn.execute("EXPLAIN " + sql)]
+        assert opcodes.count("OpenEphemeral") <= kept, sql

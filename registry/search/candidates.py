@@ -16,7 +16,8 @@ from .. import fields
 from ..fields import RETIRING, sql_rank
 from ..queries import packed
 from ..queries.capabilities import capability_condition, filter_conditions
-from ..queries.model_list import FROM_MODELS
+from ..queries.model_list import from_ids
+from ..queries.where import Where
 from . import intent
 from .documents import HOLDS, squash, words_needle
 
@@ -30,7 +31,10 @@ CHECKED_SHARE = 0.005            # most documents (a share, estimated) the runs 
 TERM_WINDOW = 200                # newest models an intent term reads, by its data and by its word, when no word is left
 STATUS_STEP = sql_rank("m.status", RETIRING, default=0, first=1)     # steps below working: 0, 1, 2
 STATUS_RANK = sql_rank("m.status", fields.STATUS_RANK, default=len(fields.STATUS_RANK))   # best first
-SPECIAL = "(m.model_type IS NOT NULL AND m.model_type NOT IN ('chat', 'code', 'unknown'))"
+# Not `NOT IN (...)`: a list of three or more values is written into a temporary b-tree per statement
+# (queries/model_list.py's from_ids says what that costs).
+SPECIAL = ("(m.model_type IS NOT NULL AND m.model_type <> 'chat' AND m.model_type <> 'code'"
+           " AND m.model_type <> 'unknown')")
 
 # What a result shows and is ordered by.
 RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "version": "m.version",
@@ -38,7 +42,7 @@ RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "ver
           "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
 # What a model's row adds for the name score: its search document's aliases and squashed names.
 _NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
-_ROW_FROM = FROM_MODELS + " JOIN search_docs d ON d.model_id = m.id WHERE m.id IN ({ids})"
+_ROW_JOIN = " JOIN search_docs d ON d.model_id = m.id"
 
 
 def quote(text: str) -> str:
@@ -80,17 +84,21 @@ def name_rows(conn, q: str, lowered: str, wanted: int, terms: list, filters: dic
     shortest name q covers and their status), and those q names whole (exact slugs, aliases and squashed
     names, looked up apart so a broad query's cut-off never drops them). One statement: each one more
     releases the GIL to the server's other threads and waits to take it back."""
-    parts = ["SELECT id FROM models WHERE slug = ?", "SELECT model_id FROM aliases WHERE alias IN (?, ?)"]
-    args = [lowered, q.strip(), lowered]
+    parts = ["SELECT id FROM models WHERE slug = ?", "SELECT model_id FROM aliases WHERE alias = ?"]
+    args = [lowered, lowered]
+    if q.strip() != lowered:
+        parts.append("SELECT model_id FROM aliases WHERE alias = ?")
+        args.append(q.strip())
     squashed = squash(q)
     if squashed:
-        parts += ["SELECT * FROM (SELECT m.id FROM models m WHERE m.id IN (SELECT rowid FROM search_names"
-                  " WHERE search_names MATCH ? ORDER BY rowid DESC LIMIT ?) ORDER BY min(1.0, ? * 1.0"
+        parts += ["SELECT * FROM (SELECT m.id FROM (SELECT rowid AS id FROM search_names WHERE search_names MATCH ?"
+                  " ORDER BY rowid DESC LIMIT ?) AS s CROSS JOIN models m ON m.id = s.id ORDER BY min(1.0, ? * 1.0"
                   " / min(length(m.slug), length(m.display_name))) - 0.1 * " + STATUS_STEP
-                  + " DESC, m.release_date DESC LIMIT ?)",
+                  + " DESC, m.release_date DESC, m.id LIMIT ?)",     # ties: the older id, as ever
                   "SELECT * FROM (SELECT rowid FROM search_names WHERE search_names MATCH ? LIMIT ?)"]
         args += [f"{quote(squashed)}*", WINDOW, len(q.strip()), wanted, quote(squashed), EXACT_LOOKUP]
-    return rows(conn, " UNION ".join(parts), args, terms, filters)
+    # UNION ALL: a model two parts find comes twice (ranking.py keeps one); UNION would sort them out in a b-tree.
+    return rows(conn, " UNION ALL ".join(parts), args, terms, filters)
 
 
 # The index each kind of term reads its models' ids from (m.id), newest first, when a query has no words left.
@@ -195,10 +203,11 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         bound = "" if filters else f" ORDER BY search_fts.rowid DESC LIMIT {WINDOW}"
         held = "".join(" AND " + HOLDS.format(words="w.words") for _ in checks)
         documents = " JOIN search_docs w ON w.model_id = search_fts.rowid" if checks else ""
-        where = [f"m.id IN (SELECT search_fts.rowid FROM search_fts{documents} WHERE search_fts MATCH ?{held}{bound})"]
-        where_args = [text, *checks]
+        ids = f"SELECT search_fts.rowid AS id FROM search_fts{documents} WHERE search_fts MATCH ?{held}{bound}"
+        where, where_args = [], [text, *checks]
     else:
-        where, where_args = ["m.id IN (SELECT value FROM json_each(?))"], [json.dumps(term_ids(conn, terms))]
+        ids = "SELECT value AS id FROM json_each(?)"
+        where, where_args = [], [json.dumps(list(dict.fromkeys(term_ids(conn, terms))))]
     met, met_args = [], []
     reads_words = False          # a term's word is looked for in the documents' words (joined only then)
     for term in terms:
@@ -229,8 +238,8 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
-    sql = (packed.select({**RESULT, "score": score}) + FROM_MODELS + documents + " WHERE "
-           + " AND ".join(where + filtered.conditions) + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
+    sql = (packed.select({**RESULT, "score": score}) + from_ids(ids) + documents
+           + Where(where + filtered.conditions).sql() + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
 
 
@@ -273,7 +282,7 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
             columns[f"t{i}"] = f"coalesce({condition[0]}, 0)"
             args += condition[1]
     filtered = filter_conditions(filters)
-    rest = _ROW_FROM.format(ids=ids) + "".join(" AND " + c for c in filtered.conditions)
+    rest = from_ids(ids) + _ROW_JOIN + filtered.sql()
     # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
     return packed.every(conn, packed.Columns(columns, checked=[*RESULT.values(), *_NAMES.values()]), rest,
                         (*args, *ids_args, *filtered.args))
