@@ -63,6 +63,22 @@ def test_a_lists_total_is_counted_once_per_generation(uncached, urls, counts):
     assert len(seen) == counts
 
 
+@pytest.mark.parametrize("urls", [
+    ["/api/v1/models?provider=anthropic&per_page=1", "/api/v1/models?provider=anthropic&per_page=1&page=2"],
+    ["/api/v1/models?status=active&sort=parameter_count&per_page=1", "/api/v1/models?status=latest&per_page=1"
+     "&sort=parameter_count"],
+])
+def test_a_lists_plan_reads_the_number_of_models_once_per_generation(uncached, urls):
+    # Whether a page walks the sort index or sorts its matches depends on how many models there are
+    # (model_list._few): read once per generation with the counts, not once per request.
+    client, seen = uncached.test_client(), []
+    thread_connection(uncached.config["DATABASE"]).set_trace_callback(
+        lambda sql: seen.append(sql) if "max(id)" in sql else None)
+    for url in urls * 2:
+        assert client.get(url).status_code == 200
+    assert len(seen) == 1
+
+
 def test_a_write_shows_in_the_total(uncached):
     client = uncached.test_client()
     before = client.get("/api/v1/models?provider=meta").get_json()["pagination"]["total"]

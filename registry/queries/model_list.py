@@ -154,18 +154,19 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
     # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
     source = " FROM models m" + (JOINS if joined else "")
     clause = where.sql()
-    total, counted_at = (count or run_count(db))(f"SELECT (SELECT count(*){source}{clause}), {GENERATION}", where.args)
+    count = count or run_count(db)
+    total, counted_at = count(f"SELECT (SELECT count(*){source}{clause}), {GENERATION}", where.args)
     offset = (page - 1) * per_page
     if offset >= total:
         return None, [], total, counted_at
     if status_at is not None and not joined and sort == "release_date":
         pass   # models_status_release holds this page in order: walk it
-    elif status_at is not None and not joined and not _few(db, total, offset + per_page):
+    elif status_at is not None and not joined and not _few(count, total, offset + per_page):
         # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
         # models_status, whose plan reads and sorts every matching row to return one page).
         where.conditions[status_at] = "+m.status = ?"
         clause = where.sql()
-    elif joined and not _few(db, total, offset + per_page):
+    elif joined and not _few(count, total, offset + per_page):
         # A big provider's first pages: walk the sort index, whose entries hold the family, and keep its families'
         # models (+ keeps SQLite off models_family), rather than read and sort every one of them.
         families = f"SELECT f.id FROM families f{PROVIDER_JOIN} WHERE {' AND '.join(where.conditions[:joined])}"
@@ -175,10 +176,11 @@ def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tupl
     return f"SELECT m.id{source}{clause}", where.args, total, counted_at
 
 
-def _few(db, matching: int, needed: int) -> bool:
+def _few(count, matching: int, needed: int) -> bool:
     """Is reading and sorting every matching row cheaper than walking the sort index to this page?
 
-    Walking visits about needed * models / matching rows; sorting reads `matching` rows.
+    Walking visits about needed * models / matching rows; sorting reads `matching` rows. The number of models is
+    the rowid bound (O(log n)), read by count: the app keeps it for the data generation, as the lists' counts.
     """
-    models = db.execute("SELECT max(id) FROM models").fetchone()[0] or 0   # the rowid bound: O(log n)
+    models = count(f"SELECT max(id), {GENERATION} FROM models", [])[0] or 0
     return matching * matching <= needed * models
