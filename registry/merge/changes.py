@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..queries import catalog
+from ..queries.model_list import FROM_MODELS
 from ..db import now_iso
 from ..fields import RETIRING
 from ..resolve.upgrade import upgrade_for
@@ -42,14 +43,14 @@ def snapshot(conn) -> State:
     """The visible state now."""
     return State(model_states(conn), alias_owners(conn))
 
+
 def model_states(db) -> dict:
     """slug -> the tuple of a model's visible values (STATE_COLUMNS)."""
     cursor = db.cursor()
     cursor.row_factory = None   # plain tuples: a Row per model costs more than the query
     return {r[0]: r for r in cursor.execute(
         f"SELECT m.slug, m.status, {', '.join('m.' + c for c in COLUMNS)}, f.slug, p.slug, s.slug, m.metadata"
-        " FROM models m JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
-        " LEFT JOIN models s ON s.id = m.successor_id"
+        f"{FROM_MODELS} LEFT JOIN models s ON s.id = m.successor_id"
         # A tombstone is not visible state: becoming one is the model's model_removed.
         f" WHERE json_extract(m.metadata, '$.{REMOVED}') IS NULL")}
 
