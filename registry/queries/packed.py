@@ -48,13 +48,16 @@ def inexact_sql(exprs) -> str:
 def rows_text(db, row_sql: str, checked_sql: str, rest: str, args=()) -> str | None:
     """The JSON text of the array of row_sql's values over `FROM ... [ORDER BY ...]` (rest), in its order; None
     when checked_sql is true for a row (its values are not carried exactly: the caller reads them plainly)."""
-    text, inexact = db.execute(f"SELECT {_ARRAY}, max(x) {_rows(row_sql, checked_sql, rest)}", args).fetchone()
+    text, inexact = db.execute(f"SELECT group_concat(j, ','), max(x) {_rows(row_sql, checked_sql, rest)}",
+                               args).fetchone()
     if inexact:
         return None
-    return text
+    # The brackets added here, in one copy: each `||` in SQLite is a copy of a page's text too, and a page of models
+    # is tens of KB, each such block mapped and unmapped in a worker (docs/running.md#memory).
+    return "".join(("[", text or "", "]"))
 
 
-# The JSON array of the rows _rows writes (j), "[]" for none.
+# The JSON array of the rows _rows writes (j), "[]" for none (a part's: a few rows).
 _ARRAY = "'[' || coalesce(group_concat(j, ','), '') || ']'"
 
 
