@@ -97,8 +97,9 @@ def name_rows(conn, q: str, lowered: str, wanted: int, terms: list, filters: dic
                   + " DESC, m.release_date DESC, m.id LIMIT ?)",     # ties: the older id, as ever
                   "SELECT * FROM (SELECT rowid FROM search_names WHERE search_names MATCH ? LIMIT ?)"]
         args += [f"{quote(squashed)}*", WINDOW, len(q.strip()), wanted, quote(squashed), EXACT_LOOKUP]
-    # UNION ALL: a model two parts find comes twice (ranking.py keeps one); UNION would sort them out in a b-tree.
-    return rows(conn, " UNION ALL ".join(parts), args, terms, filters)
+    # A model two parts find (its slug and its start, say) is read once: grouped by a sorter of a few ids, where
+    # UNION would write them into a temporary b-tree (model_list.from_ids says what that costs).
+    return rows(conn, "SELECT id FROM (" + " UNION ALL ".join(parts) + ") GROUP BY id", args, terms, filters)
 
 
 # The index each kind of term reads its models' ids from (m.id), newest first, when a query has no words left.

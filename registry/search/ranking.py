@@ -186,8 +186,6 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     wanted = limit + 10              # a few more than the page: both pre-rankings are close to the final one
     named = {}
     for row in candidates.name_rows(conn, query.q, query.text, wanted, terms, filters):
-        if row["id"] in named:
-            continue        # found by another of its names (candidates.name_rows reads each part's)
         score = name_score(row, query)
         if score is not None:
             named[row["id"]] = (score, row)
