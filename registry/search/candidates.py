@@ -42,7 +42,7 @@ RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "ver
           "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
 # What a model's row adds for the name score: its search document's aliases and squashed names.
 _NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
-_ROW_JOIN = " JOIN search_docs d ON d.model_id = m.id"
+_DOCUMENTS_JOIN = " JOIN search_docs d ON d.model_id = m.id"    # a model's search document, as d
 
 
 def quote(text: str) -> str:
@@ -126,8 +126,8 @@ _DRIVER_ORDER = (intent.CAPABILITY, intent.TYPE, intent.PROVIDER, intent.SIZE, i
 
 
 def term_ids(conn, terms: list) -> list:
-    """Models one of the terms points at, for a query with no words left (the newest TERM_WINDOW): the term
-    of the narrowest kind, by its word in names and, unless those already fill the window, by its data;
+    """Models one of the terms points at, each once, for a query with no words left (the newest TERM_WINDOW): the
+    term of the narrowest kind, by its word in names and, unless those already fill the window, by its data;
     with no such term, the newest models."""
     leading = sorted((t for t in terms if t.kind in _TERM_DRIVERS), key=lambda t: _DRIVER_ORDER.index(t.kind))
     if not leading:
@@ -141,7 +141,7 @@ def term_ids(conn, terms: list) -> list:
         _, args = term_condition(term)
         rest = _TERM_DRIVERS[term.kind].replace("{marks}", ", ".join("?" * len(args)))
         found += packed.values(conn, "m.id", rest, (*args, TERM_WINDOW))
-    return found
+    return list(dict.fromkeys(found))     # a model both by its word and by its data: word_rows reads each id once
 
 
 def words_match(words: list, typing: bool, lexicon=None) -> tuple[str, list]:
@@ -205,11 +205,11 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
         held = "".join(" AND " + HOLDS.format(words="w.words") for _ in checks)
         documents = " JOIN search_docs w ON w.model_id = search_fts.rowid" if checks else ""
         ids = f"SELECT search_fts.rowid AS id FROM search_fts{documents} WHERE search_fts MATCH ?{held}{bound}"
-        where, where_args = [], [text, *checks]
+        where_args = [text, *checks]
     else:
         ids = "SELECT value AS id FROM json_each(?)"
-        where, where_args = [], [json.dumps(list(dict.fromkeys(term_ids(conn, terms))))]
-    met, met_args = [], []
+        where_args = [json.dumps(term_ids(conn, terms))]
+    where, met, met_args = [], [], []
     reads_words = False          # a term's word is looked for in the documents' words (joined only then)
     for term in terms:
         condition = term_condition(term)
@@ -238,7 +238,7 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
     filtered = filter_conditions(filters)
     score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
-    documents = " JOIN search_docs d ON d.model_id = m.id" if reads_words else ""
+    documents = _DOCUMENTS_JOIN if reads_words else ""
     sql = (packed.select({**RESULT, "score": score}) + from_ids(ids) + documents
            + Where(where + filtered.conditions).sql() + f" ORDER BY {order}, m.release_date DESC, m.slug LIMIT ?")
     return conn.execute(sql, (*score_args, *where_args, *filtered.args, wanted)).fetchall()
@@ -283,7 +283,7 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
             columns[f"t{i}"] = f"coalesce({condition[0]}, 0)"
             args += condition[1]
     filtered = filter_conditions(filters)
-    rest = from_ids(ids) + _ROW_JOIN + filtered.sql()
+    rest = from_ids(ids) + _DOCUMENTS_JOIN + filtered.sql()
     # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
     return packed.every(conn, packed.Columns(columns, checked=[*RESULT.values(), *_NAMES.values()]), rest,
                         (*args, *ids_args, *filtered.args))
