@@ -1,14 +1,16 @@
 """The rate-limit store's bounds (registry/web/limit_storage.py): timeouts for Redis, one log per outage,
-and a budget that still holds in-process while Redis cannot be reached (no redis-server needed here;
-tests/test_redis_limits.py freezes and kills a real one)."""
+a budget that still holds in-process while Redis cannot be reached (no redis-server needed here;
+tests/test_redis_limits.py freezes and kills a real one), and in-memory counters swept without threads."""
 import logging
 import socket
 import threading
+import time
 
 import pytest
 
 from helpers import assert_error
-from registry.web.limit_storage import OutageLog, storage_options
+from registry.web import limit_storage
+from registry.web.limit_storage import OutageLog, SweptMemoryStorage, storage_options, storage_uri
 
 
 @pytest.mark.parametrize("uri, timeout_ms, expected", [
@@ -22,6 +24,43 @@ from registry.web.limit_storage import OutageLog, storage_options
 ])
 def test_storage_options_bound_every_redis_call(uri, timeout_ms, expected):
     assert storage_options(uri, timeout_ms) == expected
+
+
+@pytest.mark.parametrize("uri, opened", [
+    ("memory://", "registry+memory://"),
+    ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379"),
+    ("memcached://127.0.0.1:11211", "memcached://127.0.0.1:11211"),
+])
+def test_memory_counters_are_the_swept_ones(uri, opened):
+    assert storage_uri(uri) == opened
+
+
+def test_counting_in_memory_starts_no_thread(app, monkeypatch):
+    """limits' MemoryStorage started a Timer thread on the first count 10 ms after the last one ran:
+    a hundred threads a second under load, each count that started one waiting for it."""
+    client = app.test_client()
+    client.get("/api/v1/providers")
+    time.sleep(0.05)   # the first Timer (started when the storage was made) has run and ended
+    started = []
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread))
+    for _ in range(3):
+        assert client.get("/api/v1/providers").status_code == 200
+        time.sleep(0.02)
+    assert started == []
+
+
+@pytest.mark.parametrize("sweep_seconds, expired_kept", [
+    (0.0, False),    # the next count sweeps: the counter of a client that stopped sending is freed
+    (60.0, True),    # within a sweep interval it stays until read (and a read resets it, as before)
+])
+def test_expired_counters_are_swept_by_a_count(monkeypatch, sweep_seconds, expired_kept):
+    monkeypatch.setattr(limit_storage, "SWEEP_SECONDS", sweep_seconds)
+    storage = SweptMemoryStorage()
+    storage.incr("gone", 0.001)
+    time.sleep(0.01)
+    assert storage.incr("here", 60) == 1
+    assert ("gone" in storage.storage) is expired_kept
+    assert storage.get("gone") == 0
 
 
 UNREACHABLE = "Rate limit storage unreachable - falling back to in-memory storage"

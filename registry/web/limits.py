@@ -19,7 +19,7 @@ from limits.strategies import FixedWindowRateLimiter
 from .auth import key_is_valid, presented_key
 from .errors import error_response
 from . import limit_scopes
-from .limit_storage import OutageLog, is_storage_error, storage_options
+from .limit_storage import OutageLog, is_storage_error, storage_options, storage_uri
 
 log = logging.getLogger(__name__)
 
@@ -197,6 +197,7 @@ def init_app(app) -> Limiter:
         except ValueError:
             raise ValueError(f"{name} is not a rate limit such as '100/minute': "
                              f"{app.config[name]!r}") from None
+    uri = app.config.get("RATELIMIT_STORAGE_URI") or "memory://"
     limiter = Limiter(
         key_func=client_ip,
         application_limits=[
@@ -216,8 +217,8 @@ def init_app(app) -> Limiter:
         # A request whose Redis call fails after another thread already switched to the fallback
         # is let through uncounted instead of failing (docs/api-decisions.md, "Rate-limit storage").
         swallow_errors=True,
-        storage_options=storage_options(app.config.get("RATELIMIT_STORAGE_URI") or "memory://",
-                                        app.config.get("RATELIMIT_STORAGE_TIMEOUT_MS") or 250),
+        storage_uri=storage_uri(uri),
+        storage_options=storage_options(uri, app.config.get("RATELIMIT_STORAGE_TIMEOUT_MS") or 250),
     )
     limiter.logger = OutageLog(limiter.logger)   # one warning per outage
     limit_scopes.install(limiter)
