@@ -6,7 +6,7 @@ import pytest
 
 from registry import create_app
 from registry.queries import catalog
-from registry.web.response_cache import MAX_COMMON, ResponseCache
+from registry.web.response_cache import MAX_COMMON, ResponseCache, key
 
 
 @pytest.fixture
@@ -59,6 +59,41 @@ def test_errors_are_not_kept(client, url, monkeypatch):
     cache = client.application.extensions["registry_response_cache"]
     client.get(url)
     assert cache.entries == {}
+
+
+def _environ(path="/api/v1/models", query="", **extra):
+    from werkzeug.test import EnvironBuilder
+    environ = EnvironBuilder(path=path, query_string=query).get_environ()
+    return {**environ, **extra}
+
+
+# (case, a request's environ, another's, whether they share a key): the key is read from the raw environ
+# (registry/web/response_cache.py key), and must part every two requests whose bodies can differ.
+KEY_CASES = [
+    ("same request", _environ(), _environ(), True),
+    ("query", _environ(query="per_page=1"), _environ(query="per_page=2"), False),
+    ("path", _environ("/api/v1/models/a"), _environ("/api/v1/models/b"), False),
+    ("scheme (a trusted proxy's X-Forwarded-Proto)", _environ(), _environ(**{"wsgi.url_scheme": "https"}), False),
+    ("host", _environ(HTTP_HOST="a.example"), _environ(HTTP_HOST="b.example"), False),
+    ("no Host header: the server's address", _environ(HTTP_HOST="", SERVER_PORT="80"),
+     _environ(HTTP_HOST="", SERVER_PORT="8000"), False),
+    ("root path", _environ(SCRIPT_NAME="/registry"), _environ(), False),
+    ("a page's format", _environ("/models/a", HTTP_ACCEPT="text/html"),
+     _environ("/models/a", HTTP_ACCEPT="text/markdown"), False),
+    ("an API answer's Accept does not matter", _environ(HTTP_ACCEPT="text/html"),
+     _environ(HTTP_ACCEPT="application/json"), True),
+]
+
+
+@pytest.mark.parametrize("case, one, other, shared", KEY_CASES, ids=[c[0] for c in KEY_CASES])
+def test_the_key_parts_requests_whose_answers_can_differ(case, one, other, shared):
+    assert (key(one, "2026-11-27") == key(other, "2026-11-27")) is shared
+
+
+def test_a_page_is_keyed_by_the_day_and_an_api_answer_is_not():
+    page, answer = _environ("/models/a"), _environ("/api/v1/models/a")
+    assert key(page, "2026-11-27") != key(page, "2026-11-28")
+    assert key(answer, "2026-11-27") == key(answer, "2026-11-28")
 
 
 def test_query_string_is_part_of_the_key(client):

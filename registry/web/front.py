@@ -18,7 +18,7 @@ without counting it a second time (limits.COUNTED). docs/api-decisions.md#cachin
 import logging
 
 from werkzeug.http import remove_entity_headers
-from werkzeug.wrappers import Request, Response
+from werkzeug.wrappers import Response
 
 from ..lifecycle import today
 from ..serve.transport_errors import ENVIRON_KEY as TRANSPORT_ERROR
@@ -58,12 +58,11 @@ class KeptAnswers:
         if (environ["REQUEST_METHOD"] not in READS or TRANSPORT_ERROR in environ
                 or environ.get("CONTENT_LENGTH", "0") not in ("", "0") or "HTTP_TRANSFER_ENCODING" in environ):
             return None
-        req = Request(environ)
-        req.trusted_hosts = self.config.get("TRUSTED_HOSTS")   # as Flask sets it before routing
         day = today()   # read once: the clock's check and a page's key both need it
-        if limits.is_admin_path(req.path) or not lifecycle_clock.checked_today(self.app, day):
+        # The raw path: one in the admin area is in it once decoded too (and an admin answer is never kept).
+        if limits.is_admin_path(environ.get("PATH_INFO", "")) or not lifecycle_clock.checked_today(self.app, day):
             return None
-        kept = self.cache.get(key(req, day), connection.recent_generation(self.config))
+        kept = self.cache.get(key(environ, day), connection.recent_generation(self.config))
         if kept is None:
             return None
         headers = list(kept.headers)

@@ -116,18 +116,25 @@ def _cacheable(req) -> bool:
     return req.method in ("GET", "HEAD") and not is_admin_path(req.path) and req.endpoint is not None
 
 
-def key(req, day: str | None = None) -> tuple:
-    """The cache key of a request (a Flask request or a werkzeug one built from the WSGI environ); day: today
-    as the caller already read it."""
-    # Everything that shapes the body (docs/threat-model.md#proxies). The raw query string, not a parsed
-    # one: distinct spellings are distinct keys, never a wrong answer. The scheme, host and root path
-    # too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
-    # (X-Forwarded-Proto) must not set it for everyone. A page also depends on the format asked for
-    # (HTML or Markdown) and on the day: its countdowns ("shuts down in 12 days") change at midnight
-    # even when no status does.
-    negotiated = variant(req)
-    return (req.scheme, req.host, req.root_path, req.path, req.query_string) + (
+def key(environ: dict, day: str | None = None) -> tuple:
+    """The cache key of a request, from its WSGI environ as the app was handed it; day: today as the caller
+    already read it."""
+    # Everything that shapes the body (docs/threat-model.md#proxies), raw, as the server (and ProxyFix, the
+    # one layer outside) wrote it: the request's scheme, host, root path, path and query are each a function
+    # of these, so distinct spellings are distinct keys, never a wrong answer. The scheme, host and root
+    # path too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
+    # (X-Forwarded-Proto) must not set it for everyone; with no Host header, the server's address. A host
+    # Flask refuses (TRUSTED_HOSTS) is never kept. A page also depends on the format asked for (HTML or
+    # Markdown) and on the day: its countdowns ("shuts down in 12 days") change at midnight even when no
+    # status does.
+    negotiated = variant(environ)
+    return (environ["wsgi.url_scheme"], environ.get("HTTP_HOST") or _server(environ), environ.get("SCRIPT_NAME", ""),
+            environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")) + (
         (negotiated, day or today()) if negotiated else ())
+
+
+def _server(environ: dict) -> str:
+    return f"{environ.get('SERVER_NAME')}:{environ.get('SERVER_PORT')}"
 
 
 def note_generation() -> None:
@@ -150,7 +157,7 @@ def keep_final(cache: ResponseCache, response):
     if g.pop("keep_answer", False) and response.status_code in (200, 304):
         headers = tuple(cache.shared(pair) for pair in response.headers.to_wsgi_list()
                         if pair[0].lower() not in PER_REQUEST)
-        cache.put(tuple(map(cache.shared, key(request))), g.generation, response.get_data(), headers, OK,
+        cache.put(tuple(map(cache.shared, key(request.environ))), g.generation, response.get_data(), headers, OK,
                   response.get_etag()[0])
     return response
 
