@@ -58,13 +58,13 @@ def make_app(tmp_path, curation_dir, request):
     db_path = tmp_path / "registry.db"
     build_db(db_path, curation_dir)
 
-    def make(storage: str, budget: str = "100000/minute"):
+    def make(storage: str, budget: str = "100000/minute", **config):
         uri = "memory://"
         if storage == "redis":
             uri, client = request.getfixturevalue("redis_uri")
             client.flushall()
         app = create_app({"TESTING": True, "DATABASE": str(db_path), "RATELIMIT_STORAGE_URI": uri,
-                          "RATELIMIT_PUBLIC": budget})
+                          "RATELIMIT_PUBLIC": budget, **config})
         layer = app.wsgi_app
         assert isinstance(layer, KeptAnswers)
         flask_passes = []
@@ -133,3 +133,26 @@ def test_one_budget_and_the_same_429_on_both_paths(make_app, storage, url, heade
     app.extensions["registry_response_cache"].entries.clear()
     rendered = client.get(url, headers=headers)   # a 429 with nothing kept: Flask's from the start
     assert shape(answers[3]) == shape(rendered)
+
+
+# (case, requests as (method, url), cache bytes): every request counted once in the public budget, whoever
+# counts it: the layer in front (public reads, kept or rendered) or flask-limiter (other methods).
+ONCE = [
+    ("reads Flask renders, cache off", [("GET", "/api/v1/families"), ("GET", "/api/v1/search?q=sonnet"),
+                                        ("HEAD", "/api/v1/families"), ("GET", "/nowhere")], 0),
+    ("reads kept and rendered", [("GET", "/api/v1/families")] * 3 + [("GET", "/api/v1/providers")], 1 << 20),
+    ("reads and other methods", [("GET", "/api/v1/families"), ("OPTIONS", "/api/v1/families"),
+                                 ("POST", "/api/v1/families"), ("GET", "/api/v1/families")], 1 << 20),
+]
+
+
+@pytest.mark.parametrize("storage", STORAGES)
+@pytest.mark.parametrize("case, requests, cache_bytes", ONCE, ids=[c[0] for c in ONCE])
+def test_every_public_request_is_counted_once(make_app, storage, case, requests, cache_bytes):
+    app, _ = make_app(storage, RESPONSE_CACHE_BYTES=cache_bytes)
+    limiter = app.extensions["registry_limiter"]
+    client = app.test_client()
+    answers = [client.open(url, method=method) for method, url in requests]
+    assert [a.headers["X-RateLimit-Remaining"] for a in answers] == [str(99999 - n) for n in range(len(requests))]
+    item, = parsed_budget("100000/minute")
+    assert limiter.storage.get(item.key_for(KEY_PREFIX, ip_key("127.0.0.1"), PUBLIC_SCOPE)) == len(requests)

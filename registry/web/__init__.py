@@ -38,9 +38,8 @@ def install(app) -> None:
     hardening.init_query_check(app)
     # A streamed (chunked) body is read up to its bound before any view, after the limiter counted it.
     request_body.init_reading(app)
-    # Kept answers are served in front of all of the above, counted in the same budget (web/front.py).
-    if cache is not None:
-        front.install(app, cache)
+    # Public reads are counted, and kept answers served, in front of all of the above (web/front.py).
+    front.install(app, cache)
 
 
 def install_documents(app) -> None:

@@ -1,19 +1,24 @@
-"""Kept answers served in front of Flask: a WSGI layer between the server and the app.
+"""Public reads counted, and kept answers served, in front of Flask: a WSGI layer between the server and the app.
 
 A cached answer is a dictionary lookup, one count in the rate-limit storage and a write to the socket;
 through Flask it also paid for a request context, routing, a dozen hooks and a response object, three
-times what the server itself costs (issue 31). This layer answers a public GET or HEAD whose answer is
-kept at the current data generation (registry/web/response_cache.py) directly:
+times what the server itself costs (issue 31). And flask-limiter's check of a request Flask renders
+(its limits resolved, filtered and evaluated per request) cost more than the count it makes. This layer
+takes every public GET or HEAD:
 
 - it counts the request in the same `limits` storage, under the same keys, as flask-limiter does for the
   public budget (registry/web/limits.py count_public), so the budget is one budget across both paths,
   memory or Redis; the X-RateLimit-* headers come from the same function as the limiter hook's;
-- the other headers are the ones the answer left Flask with (every hook's, kept with it), in order;
-- If-None-Match is answered 304 with the same comparison and the headers werkzeug leaves on a 304.
+- an answer kept at the current data generation (registry/web/response_cache.py) is served here, with
+  the other headers it left Flask with (every hook's, kept with it), in order; If-None-Match is answered
+  304 with the same comparison and the headers werkzeug leaves on a 304;
+- anything else goes to Flask already counted (limits.FRONT_COUNTED): flask-limiter skips it, and the
+  limiter's hook writes the headers of this count.
 
-Everything else goes to Flask: a miss, a body, a transport error, a new UTC day not yet checked, a
-rate-limit store that is failing or falling back, and an over-budget request, which Flask answers 429
-without counting it a second time (limits.COUNTED). docs/api-decisions.md#caching
+Flask counts and answers the rest itself: other methods, the admin area, a body, a transport error, a
+rate-limit store that is failing or falling back; and a new UTC day not yet checked is Flask's to answer.
+An over-budget request is handed over counted, and Flask checks it at no cost (limits.COUNTED) and
+answers the 429. docs/api-decisions.md#caching
 """
 import logging
 
@@ -33,7 +38,7 @@ READS = ("GET", "HEAD")
 
 
 class KeptAnswers:
-    """WSGI middleware: answers from the response cache, or hands the request to the Flask app."""
+    """WSGI middleware: counts public reads, answers from the response cache (when on), or hands the request to Flask."""
 
     def __init__(self, app, cache, wsgi_app):
         self.app = app
@@ -58,20 +63,25 @@ class KeptAnswers:
         if (environ["REQUEST_METHOD"] not in READS or TRANSPORT_ERROR in environ
                 or environ.get("CONTENT_LENGTH", "0") not in ("", "0") or "HTTP_TRANSFER_ENCODING" in environ):
             return None
+        # The path Flask routes, but not yet decoded (werkzeug's Request.path; decoding keeps the ASCII prefix):
+        # the admin area draws from its own budget, counted by flask-limiter.
+        if limits.is_admin_path("/" + environ.get("PATH_INFO", "").lstrip("/")):
+            return None
+        headers = []
+        limiter = self.app.extensions.get("registry_limiter")
+        if limiter is not None and limiter.enabled:
+            headers = self.count(limiter, environ)
+            if headers is None:
+                return None
+        if self.cache is None:
+            return None
         day = today()   # read once: the clock's check and a page's key both need it
-        # The raw path: one in the admin area is in it once decoded too (and an admin answer is never kept).
-        if limits.is_admin_path(environ.get("PATH_INFO", "")) or not lifecycle_clock.checked_today(self.app, day):
+        if not lifecycle_clock.checked_today(self.app, day):
             return None
         kept = self.cache.get(key(environ, day), connection.recent_generation(self.config))
         if kept is None:
             return None
-        headers = list(kept.headers)
-        limiter = self.app.extensions.get("registry_limiter")
-        if limiter is not None and limiter.enabled:
-            counted = self.count(limiter, environ)
-            if counted is None:
-                return None
-            headers += counted
+        headers = list(kept.headers) + headers
         if not_modified(environ, kept.etag):
             remove_entity_headers(headers)
             return NOT_MODIFIED, headers, []
@@ -90,9 +100,11 @@ class KeptAnswers:
         if counted is None:
             environ[limits.COUNTED] = True
             return None
+        environ[limits.FRONT_COUNTED] = counted   # for Flask, should it answer: counted, and these the limits
         return limits.limit_headers(limiter, counted[0], counted, 200)
 
 
 def install(app, cache) -> None:
-    """Put the layer in front of app's WSGI callable (inside ProxyFix, which create_app adds after)."""
+    """Put the layer in front of app's WSGI callable (inside ProxyFix, which create_app adds after); cache:
+    the response cache, or None when it is off (the layer then only counts)."""
     app.wsgi_app = KeptAnswers(app, cache, app.wsgi_app)

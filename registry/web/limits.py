@@ -30,6 +30,9 @@ PUBLIC_SCOPE = "public"
 # budget: flask-limiter then checks that budget at no cost, so the request is counted once, and answers
 # the 429 itself.
 COUNTED = "registry.limit_counted"
+# Set by the same layer on a public read it counted within budget: the counted limits (a list of Counted).
+# flask-limiter skips such a request (counted_in_front, a request filter) and add_headers reports them.
+FRONT_COUNTED = "registry.limit_front_counted"
 
 
 def is_admin_path(path: str) -> bool:
@@ -50,6 +53,11 @@ def ip_key(remote_addr: str | None) -> str:
 def client_ip() -> str:
     """The client address: the socket peer, or the X-Forwarded-For hop that ProxyFix trusts."""
     return ip_key(request.remote_addr)
+
+
+def counted_in_front() -> bool:
+    """Whether the layer in front of Flask already counted this request within budget (flask-limiter skips it)."""
+    return FRONT_COUNTED in request.environ
 
 
 def public_cost() -> int:
@@ -112,10 +120,15 @@ def limit_headers(limiter, current, evaluated: list, status: int) -> list:
 def add_headers(response):
     """X-RateLimit-* on every response, errors included; Retry-After on 429."""
     limiter = current_app.extensions.get("registry_limiter")
-    current = limiter.current_limit if limiter else None
-    if current is None:   # limiting disabled (RATELIMIT_ENABLED=False)
-        return response
-    for name, value in limit_headers(limiter, current, limiter.current_limits, response.status_code):
+    evaluated = request.environ.get(FRONT_COUNTED)
+    if evaluated:   # counted in front of Flask (registry/web/front.py)
+        current = evaluated[0]
+    else:
+        current = limiter.current_limit if limiter else None
+        if current is None:   # limiting disabled (RATELIMIT_ENABLED=False)
+            return response
+        evaluated = limiter.current_limits
+    for name, value in limit_headers(limiter, current, evaluated, response.status_code):
         response.headers[name] = value
     return response
 
@@ -221,6 +234,7 @@ def init_app(app) -> Limiter:
         storage_options=storage_options(uri, app.config.get("RATELIMIT_STORAGE_TIMEOUT_MS") or 250),
     )
     limiter.logger = OutageLog(limiter.logger)   # one warning per outage
+    limiter.request_filter(counted_in_front)
     limit_scopes.install(limiter)
     limiter.init_app(app)
     app.extensions["registry_limiter"] = limiter
