@@ -190,3 +190,38 @@ def test_storage_outage_keeps_serving_with_in_process_counts(app, caplog):
     client = app.test_client()
     assert [get(client, "/api/v1/providers").status_code for _ in range(3)] == [200, 200, 429]
     assert "falling back to in-memory storage" in caplog.text
+
+
+# (method, url, whether flask-limiter checks it): a public read is counted in front of Flask
+# (registry/web/front.py), and flask-limiter's hooks pass over it; the rest is flask-limiter's.
+CHECKED = [
+    ("GET", "/api/v1/providers", False),
+    ("HEAD", "/api/v1/models?per_page=2", False),
+    ("GET", "/nowhere", False),
+    ("OPTIONS", "/api/v1/providers", True),
+    ("POST", "/api/v1/providers", True),
+    ("GET", ADMIN_URL, True),
+]
+
+
+@pytest.mark.parametrize("method, url, checked", CHECKED)
+def test_flask_limiter_checks_only_what_the_front_did_not_count(make_app, monkeypatch, method, url, checked):
+    app = make_app()
+    limiter = app.extensions["registry_limiter"]
+    filtered = []
+    real = limiter._Limiter__filter_limits
+    monkeypatch.setattr(limiter, "_Limiter__filter_limits", lambda *a, **k: filtered.append(url) or real(*a, **k))
+    response = app.test_client().open(url, method=method, headers=bearer(KEY))
+    assert_rate_headers(response, 3 if url == ADMIN_URL else 5, (3 if url == ADMIN_URL else 5) - 1)
+    assert bool(filtered) is checked
+
+
+def test_flask_limiter_registers_its_hooks_as_expected():
+    """pass_over_counted finds the library's three per-request hooks; an upgrade that moves them fails here."""
+    from flask import Flask
+    from flask_limiter import Limiter
+    from registry.web.limits import pass_over_counted
+    app = Flask("hooks")
+    limiter = Limiter(key_func=lambda: "client", storage_uri="memory://")
+    limiter.init_app(app)
+    assert pass_over_counted(app, limiter) == 3

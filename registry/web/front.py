@@ -67,11 +67,11 @@ class KeptAnswers:
         # the admin area draws from its own budget, counted by flask-limiter.
         if limits.is_admin_path("/" + environ.get("PATH_INFO", "").lstrip("/")):
             return None
-        headers = []
+        counted = []
         limiter = self.app.extensions.get("registry_limiter")
         if limiter is not None and limiter.enabled:
-            headers = self.count(limiter, environ)
-            if headers is None:
+            counted = self.count(limiter, environ)
+            if counted is None:
                 return None
         if self.cache is None:
             return None
@@ -81,14 +81,16 @@ class KeptAnswers:
         kept = self.cache.get(key(environ, day), connection.recent_generation(self.config))
         if kept is None:
             return None
-        headers = list(kept.headers) + headers
+        headers = list(kept.headers)
+        if counted:
+            headers += limits.limit_headers(limiter, counted[0], counted, 200)
         if not_modified(environ, kept.etag):
             remove_entity_headers(headers)
             return NOT_MODIFIED, headers, []
         return kept.status, headers, [] if environ["REQUEST_METHOD"] == "HEAD" else [kept.body]
 
     def count(self, limiter, environ):
-        """The X-RateLimit-* headers after counting the request, or None (and Flask answers) when it cannot."""
+        """The public budget's limits as counted for this request, or None (and Flask answers) when it cannot."""
         if limiter._storage_dead:   # flask-limiter's fallback, and its checks for the store's return
             return None
         try:
@@ -101,7 +103,7 @@ class KeptAnswers:
             environ[limits.COUNTED] = True
             return None
         environ[limits.FRONT_COUNTED] = counted   # for Flask, should it answer: counted, and these the limits
-        return limits.limit_headers(limiter, counted[0], counted, 200)
+        return counted
 
 
 def install(app, cache) -> None:
