@@ -6,7 +6,7 @@ import pytest
 
 from registry import create_app
 from registry.queries import catalog
-from registry.web.response_cache import MAX_COMMON, ResponseCache, key
+from registry.web.response_cache import MAX_COMMON, ResponseCache, key as cache_key
 
 
 @pytest.fixture
@@ -87,13 +87,13 @@ KEY_CASES = [
 
 @pytest.mark.parametrize("case, one, other, shared", KEY_CASES, ids=[c[0] for c in KEY_CASES])
 def test_the_key_parts_requests_whose_answers_can_differ(case, one, other, shared):
-    assert (key(one, "2026-11-27") == key(other, "2026-11-27")) is shared
+    assert (cache_key(one, "2026-11-27") == cache_key(other, "2026-11-27")) is shared
 
 
 def test_a_page_is_keyed_by_the_day_and_an_api_answer_is_not():
     page, answer = _environ("/models/a"), _environ("/api/v1/models/a")
-    assert key(page, "2026-11-27") != key(page, "2026-11-28")
-    assert key(answer, "2026-11-27") == key(answer, "2026-11-28")
+    assert cache_key(page, "2026-11-27") != cache_key(page, "2026-11-28")
+    assert cache_key(answer, "2026-11-27") == cache_key(answer, "2026-11-28")
 
 
 def test_query_string_is_part_of_the_key(client):

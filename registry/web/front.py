@@ -38,7 +38,7 @@ READS = ("GET", "HEAD")
 
 
 class KeptAnswers:
-    """WSGI middleware: counts public reads, answers from the response cache (when on), or hands the request to Flask."""
+    """WSGI middleware: counts public reads, answers kept ones (the cache on), hands the rest to Flask."""
 
     def __init__(self, app, cache, wsgi_app):
         self.app = app
