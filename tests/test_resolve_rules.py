@@ -13,7 +13,7 @@ from helpers import load_script
 from registry.resolve import normalize as N
 from registry.resolve.index import AliasIndex, AliasRow
 from registry.resolve.normalize import decoration, guess_source, normalize
-from registry.resolve.upgrade import pick_upgrade_alias
+from registry.resolve.upgrade import format_kept, pick_upgrade_alias
 
 ROOT = Path(__file__).resolve().parent.parent
 eval_resolve = load_script("eval_resolve")
@@ -370,6 +370,25 @@ def test_pick_upgrade_alias(matched, upgrade, expected):
     assert (got.alias if got else None) == expected
     if got:
         assert got.source == matched.source
+
+
+# (the caller's id, the alias it matched, the upgrade's alias chosen, kept, note): what resolve says of the format
+# kept. A provider API id written with its API's path head ('models/', LiteLLM's 'gemini/') is not a Hugging
+# Face repo id, and its upgrade's API id keeps its format.
+FORMATS = [
+    ("models/gemini-1.5-pro-002", "gemini-1.5-pro-002", "gemini-2.5-pro-002", True, None),
+    ("gemini/gemini-1.5-pro-002", "gemini-1.5-pro-002", "gemini-2.5-pro-002", True, None),
+    ("Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct", "qwen3-8b", False,
+     "Up has no Hugging Face repo id; this is its provider API id."),
+    ("Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen3-8B", True, None),
+]
+
+
+@pytest.mark.parametrize("query, matched, chosen, kept, note", FORMATS)
+def test_what_resolve_says_of_the_format_kept(query, matched, chosen, kept, note):
+    said = format_kept(row(matched, "official"), row(chosen, "official", "up", 0),
+                       {"display_name": "Up"}, query=query)
+    assert (said.kept, said.note) == (kept, note)
 
 
 # --- development set --------------------------------------------------------------------------

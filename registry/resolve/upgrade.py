@@ -13,7 +13,7 @@ from ..queries import catalog
 from ..fields import PLATFORM_NAMES
 from ..fields import OFFICIAL
 from .index import AliasRow
-from .normalize import decoration
+from .normalize import DIRECT_API_PREFIXES, HOSTED_PATHS, decoration
 
 
 def upgrade_for(db, row, platform: str = OFFICIAL):
@@ -31,8 +31,10 @@ def upgrade_for(db, row, platform: str = OFFICIAL):
 
 
 def _hub_form(alias: str) -> bool:
-    """A published-weights repo id ('Qwen/Qwen3-8B'): the only official ids with an organisation path."""
-    return "/" in alias
+    """A published-weights repo id ('Qwen/Qwen3-8B'): an organisation path, not the path head of a provider's
+    own API id ('models/gemini-2.5-pro', LiteLLM's 'gemini/gemini-2.5-pro'), which names its API id."""
+    head, slash, _ = alias.partition("/")
+    return bool(slash) and head.lower() not in HOSTED_PATHS and head.lower() not in DIRECT_API_PREFIXES
 
 
 def wanted_form(matched: AliasRow, query: str | None) -> tuple:
