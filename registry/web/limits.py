@@ -74,17 +74,17 @@ def pass_over_counted(app, limiter) -> int:
 
     def before(hook):
         def check():
-            return None if FRONT_COUNTED in request.environ else hook()
+            return None if counted_in_front() else hook()
         return check
 
     def after(hook):
         def headers(response):
-            return response if FRONT_COUNTED in request.environ else hook(response)
+            return response if counted_in_front() else hook(response)
         return headers
 
     def teardown(hook):
         def release(exc=None):
-            if FRONT_COUNTED not in request.environ:
+            if not counted_in_front():
                 hook(exc)
         return release
 
