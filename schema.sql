@@ -41,12 +41,12 @@ CREATE TABLE IF NOT EXISTS facts (
 CREATE INDEX IF NOT EXISTS facts_model ON facts(model_slug);
 
 CREATE TABLE IF NOT EXISTS alias_facts (
-    source        TEXT NOT NULL,      -- who said it (curation, vendor-d-api, ...)
+    source        TEXT NOT NULL,      -- who said it (curation, vendor-d-api, bedrock-catalog, ...)
     alias         TEXT NOT NULL,
     model_slug    TEXT NOT NULL,
     alias_source  TEXT NOT NULL,      -- official, cloud-a, cloud-b, gateway
     position      INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (source, alias)
+    PRIMARY KEY (source, alias, alias_source)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS alias_facts_model ON alias_facts(model_slug);
 
@@ -100,13 +100,17 @@ CREATE TABLE IF NOT EXISTS model_capabilities (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS model_capabilities_model ON model_capabilities(model_id);
 
+-- An alias is an identifier string on one platform: the same string may be served on two (a Gemini id on the
+-- Gemini API and on Vertex AI), each its own row with its own platform; one string names one model
+-- (docs/lifecycle.md#platforms).
 CREATE TABLE IF NOT EXISTS aliases (
     id          INTEGER PRIMARY KEY,
-    alias       TEXT NOT NULL UNIQUE,
+    alias       TEXT NOT NULL,
     model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
     source      TEXT NOT NULL CHECK (source IN ('official', 'cloud-a', 'cloud-b', 'gateway')),
     position    INTEGER NOT NULL DEFAULT 0,   -- 0: the primary alias of that source
-    normalized  TEXT NOT NULL
+    normalized  TEXT NOT NULL,
+    UNIQUE (alias, source)
 );
 CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);
 

@@ -151,6 +151,38 @@ CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);
 """
 
 
+# An alias is a string on one platform (the same Gemini id on the Gemini API and on Vertex AI): aliases are unique on
+# (alias, source), and a source's alias claims on (source, alias, alias_source). SQLite cannot drop a UNIQUE, so both
+# tables are made again with the same rows (and ids: nothing derived from them changes).
+_ALIAS_PER_PLATFORM_V16 = """
+ALTER TABLE aliases RENAME TO aliases_v15;
+CREATE TABLE aliases (
+    id          INTEGER PRIMARY KEY,
+    alias       TEXT NOT NULL,
+    model_id    INTEGER NOT NULL REFERENCES models(id) ON DELETE CASCADE,
+    source      TEXT NOT NULL CHECK (source IN ('official', 'cloud-a', 'cloud-b', 'gateway')),
+    position    INTEGER NOT NULL DEFAULT 0,
+    normalized  TEXT NOT NULL,
+    UNIQUE (alias, source)
+);
+INSERT INTO aliases (id, alias, model_id, source, position, normalized)
+    SELECT id, alias, model_id, source, position, normalized FROM aliases_v15;
+DROP TABLE aliases_v15;
+CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);
+ALTER TABLE alias_facts RENAME TO alias_facts_v15;
+CREATE TABLE alias_facts (
+    source        TEXT NOT NULL,
+    alias         TEXT NOT NULL,
+    model_slug    TEXT NOT NULL,
+    alias_source  TEXT NOT NULL,
+    position      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (source, alias, alias_source)
+) WITHOUT ROWID;
+INSERT INTO alias_facts SELECT source, alias, model_slug, alias_source, position FROM alias_facts_v15;
+DROP TABLE alias_facts_v15;
+CREATE INDEX IF NOT EXISTS alias_facts_model ON alias_facts(model_slug);
+"""
+
 @dataclass(frozen=True)
 class Step:
     """One step: brings a db from `version - 1` to `version`."""
@@ -202,6 +234,8 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug, family_id);\n"
          "DROP INDEX IF EXISTS models_params;\n"
          "CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug, family_id);"),
+    Step(16, "an alias is a string on one platform: unique on (alias, source), so one string can be served on two",
+         _ALIAS_PER_PLATFORM_V16),
 ]
 
 

@@ -22,7 +22,7 @@ from registry.ingest.runner import run_source
 from registry.ingest.snapshots import load_pages
 from registry import lifecycle as rules
 from registry.merge import changes, lifecycle
-from registry.merge.facts import replace_facts
+from registry.merge import facts as facts_table
 from registry.merge.recompute import recompute
 from registry.search import documents
 from registry.migrations import MigrationError, Step
@@ -58,8 +58,31 @@ def first_release_merge():
     from registry.merge import recompute as merge
     with mock.patch.object(merge, "COMPARED", tuple(c for c in merge.COMPARED if c != "capabilities")), \
             mock.patch.object(merge, "write_capability_rows", lambda *args: None), \
+            mock.patch.object(merge, "_write_aliases", first_release_aliases), \
+            mock.patch.object(apply, "replace_facts", first_release_replace), \
             mock.patch.object(documents, "refresh", first_release_documents):
         yield
+
+
+def first_release_replace(conn, source, facts, aliases):
+    """A source's facts and alias claims as the first release stored them: a claim keyed by its string alone
+    (step 16 keyed it by string and platform)."""
+    facts_table._swap(conn, source, "facts", ("model_slug", "field"), ("value",), facts)
+    facts_table._swap(conn, source, "alias_facts", ("alias",), ("model_slug", "alias_source", "position"), aliases)
+
+
+def first_release_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset()):
+    """The aliases as the first release wrote them: one row per string (step 16 made it one per string and
+    platform)."""
+    from registry.merge import recompute as merge
+    keys = {slug: merge.model_key(names_by_model.get(slug, []), slug) for slug in kept}
+    conn.executemany(
+        "INSERT INTO aliases (alias, model_id, source, position, normalized) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
+        " position = excluded.position, normalized = excluded.normalized",
+        [(alias, ids[slug], alias_source, position, keys[slug])
+         for (alias, alias_source), (slug, position) in claims.items() if slug in kept])
+    return set()
 
 
 def first_release_documents(conn, model_ids=None) -> None:
@@ -96,7 +119,7 @@ def build_v1_db(path, curation_dir, stamp=None):
         records = module.parse(load_pages(str(SEEDS), "vendor-b-api"))
         with transaction(conn), first_release_statuses(), first_release_merge():
             facts, aliases, _ = records_to_facts(conn, "vendor-b-api", records)
-            replace_facts(conn, "vendor-b-api", facts, aliases)
+            first_release_replace(conn, "vendor-b-api", facts, aliases)
             recompute(conn)
     finally:
         conn.close()

@@ -33,7 +33,7 @@ class _Reader:
     def __init__(self, directory: Path):
         self.dir = directory
         self.out = Curation()
-        self.alias_owner = {}       # alias -> (model slug, where)
+        self.alias_owner = {}       # alias -> (model slug, where, the alias sources listing it)
         self.model_where = {}       # model slug -> where first defined
         self.family_successor_lines = {}   # family slug -> (file, line) of its successor
 
@@ -120,15 +120,17 @@ class _Reader:
                     self.error(fname, alias_line,
                                f"model '{slug}': alias must be a non-empty string without surrounding spaces")
                     continue
+                # One string names one model; it may be listed once per platform that serves it under that
+                # string (a Gemini id on the Gemini API and on Vertex AI).
                 owner = self.alias_owner.get(alias)
                 if owner and owner[0] != slug:
                     self.error(fname, alias_line,
                                f"alias '{alias}' is claimed by '{slug}' and by '{owner[0]}' ({owner[1]})")
                     continue
-                if owner:
+                if owner and source in owner[2]:
                     self.error(fname, alias_line, f"alias '{alias}' is listed twice for '{slug}'")
                     continue
-                self.alias_owner[alias] = (slug, f"{fname}:{alias_line}")
+                self.alias_owner[alias] = (slug, f"{fname}:{alias_line}", (owner[2] if owner else ()) + (source,))
                 self.out.aliases.append((alias, slug, source, position))
 
     def read_provider_file(self, path: Path, provider_slugs: set, family_where: dict):

@@ -80,7 +80,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     checked = validate.check(records)
     matcher = Matcher(conn)
     placed = {}     # slug -> merged fields; the first record for a model wins per field
-    aliases = {}    # alias -> (slug, alias_source, position)
+    aliases = {}    # (alias, alias_source) -> (slug, position)
     successors = {}
     tally, unknown, refused = Counter(checked.refused_records), [], list(checked.refused)
     for record in checked.records:
@@ -135,8 +135,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
                 refused.append(f"{record.provider}/{record.model_id}: alias {alias} is {owner}'s"
                                f" ({matcher.owner[owner][0]})")
                 continue
-            if alias not in aliases:
-                aliases[alias] = (slug, alias_source, positions.get(alias_source, 0))
+            if (alias, alias_source) not in aliases:
+                aliases[(alias, alias_source)] = (slug, positions.get(alias_source, 0))
                 positions[alias_source] = positions.get(alias_source, 0) + 1
     for slug, successor_id in successors.items():
         # An unknown replacement keeps its slug: merge links it when that model exists.
@@ -149,7 +149,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             placed[slug]["successor"] = target
     facts = fact_rows(source, placed)
     alias_rows = [(source, alias, slug, alias_source, position)
-                  for alias, (slug, alias_source, position) in aliases.items()]
+                  for (alias, alias_source), (slug, position) in aliases.items()]
     details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
     if unknown:
         details["unknown_ids"] = sorted(unknown)

@@ -18,7 +18,9 @@ def replace_facts(conn, source: str, facts: list, aliases: list) -> None:
     of an unchanged upstream (half a million facts of a 50k-repo hub) rewrites nothing.
     """
     _swap(conn, source, "facts", ("model_slug", "field"), ("value",), facts)
-    _swap(conn, source, "alias_facts", ("alias",), ("model_slug", "alias_source", "position"), aliases)
+    # An alias claim is keyed by its string and its platform (one string may be served on two).
+    _swap(conn, source, "alias_facts", ("alias", "alias_source"), ("model_slug", "position"),
+          [(src, alias, alias_source, slug, position) for src, alias, slug, alias_source, position in aliases])
 
 
 def _swap(conn, source: str, table: str, key: tuple, values: tuple, rows: list) -> None:

@@ -77,16 +77,20 @@ def _visible(slug: str, fields: dict, families: Families, alias_names: list):
 
 
 def _merged_aliases(conn, live: set) -> dict:
-    """alias -> (model slug, alias source, position): the best-ranked claim on each alias wins."""
-    best = {}
+    """(alias, alias source) -> (model slug, position): the best-ranked claim on each alias of each platform wins,
+    and one string names one model: a claim naming another model than the string's best-ranked claim is dropped."""
+    best, owner = {}, {}
     for source, alias, slug, alias_source, position in conn.execute(
             "SELECT source, alias, model_slug, alias_source, position FROM alias_facts"):
         if slug not in live:
             continue
         key = (precedence(source), source)
-        if alias not in best or key < best[alias][0]:
-            best[alias] = (key, slug, alias_source, position)
-    return {alias: claim[1:] for alias, claim in best.items()}
+        if (alias, alias_source) not in best or key < best[(alias, alias_source)][0]:
+            best[(alias, alias_source)] = (key, slug, position)
+        if alias not in owner or key < owner[alias]:
+            owner[alias] = key
+    winner = {alias: slug for (alias, _), (key, slug, _) in best.items() if key == owner[alias]}
+    return {claim: (slug, position) for claim, (_, slug, position) in best.items() if winner[claim[0]] == slug}
 
 
 def model_key(aliases: list, slug: str) -> str:
@@ -121,7 +125,7 @@ def recompute(conn) -> tuple[int, int]:
     live = {slug for slug, fields in facts.items() if _materialized(fields)}
     claims = _merged_aliases(conn, live)
     names_by_model = {}
-    for alias, (slug, alias_source, position) in claims.items():
+    for (alias, alias_source), (slug, position) in claims.items():
         names_by_model.setdefault(slug, []).append((alias, alias_source, position))
     merge = _Merge({r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}, now_iso())
     _write_models(conn, merge, facts, live, names_by_model)
@@ -206,31 +210,31 @@ def _finish(conn, merge: _Merge) -> None:
 
 def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset()) -> set:
     """Upsert the winning alias claims, drop unclaimed ones (a tombstone keeps its own); return slugs
-    whose aliases changed."""
+    whose aliases changed. An alias is keyed by its string and its platform."""
     keys = {slug: model_key(names_by_model.get(slug, []), slug) for slug in kept}
     wanted = {}
-    for alias, (slug, alias_source, position) in claims.items():
+    for (alias, alias_source), (slug, position) in claims.items():
         if slug in kept:
-            wanted[alias] = (ids[slug], alias_source, position, keys[slug])
+            wanted[(alias, alias_source)] = (ids[slug], position, keys[slug])
     by_id = {v: k for k, v in ids.items()}
     changed = set()
-    current = {r[0]: tuple(r[1:]) for r in conn.execute(
-        "SELECT alias, model_id, source, position, normalized FROM aliases")}
+    current = {(r[0], r[1]): tuple(r[2:]) for r in conn.execute(
+        "SELECT alias, source, model_id, position, normalized FROM aliases")}
     dropped, written = [], []
-    for alias, old in current.items():
-        if alias not in wanted and old[0] not in tombstones:
-            dropped.append((alias,))
+    for claim, old in current.items():
+        if claim not in wanted and old[0] not in tombstones:
+            dropped.append(claim)
             if old[0] in by_id:
                 changed.add(by_id[old[0]])
-    conn.executemany("DELETE FROM aliases WHERE alias = ?", dropped)
-    for alias, new in wanted.items():
-        old = current.get(alias)
+    conn.executemany("DELETE FROM aliases WHERE alias = ? AND source = ?", dropped)
+    for claim, new in wanted.items():
+        old = current.get(claim)
         if old == new:
             continue
-        written.append((alias, *new))
+        written.append((*claim, *new))
         changed.add(by_id[new[0]])
         if old is not None and old[0] in by_id:
             changed.add(by_id[old[0]])
-    conn.executemany(upsert_sql("aliases", ("alias", "model_id", "source", "position", "normalized"), ("alias",),
-                                ("model_id", "source", "position", "normalized")), written)
+    conn.executemany(upsert_sql("aliases", ("alias", "source", "model_id", "position", "normalized"),
+                                ("alias", "source"), ("model_id", "position", "normalized")), written)
     return changed
