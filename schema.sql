@@ -110,6 +110,7 @@ CREATE TABLE IF NOT EXISTS aliases (
     source      TEXT NOT NULL CHECK (source IN ('official', 'cloud-a', 'cloud-b', 'gateway')),
     position    INTEGER NOT NULL DEFAULT 0,   -- 0: the primary alias of that source
     normalized  TEXT NOT NULL,
+    listed      INTEGER NOT NULL DEFAULT 0,   -- 1: the platform's own listing names it (not curation alone)
     UNIQUE (alias, source)
 );
 CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);

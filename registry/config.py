@@ -66,6 +66,14 @@ SETTINGS = (
             "pins today's date (ISO) for lifecycle status: reproducible builds and tests; unset: the UTC date"),
     Setting("REGISTRY_HUB_ORGS", None, _text,
             "comma-separated Hugging Face orgs the hub source reads; unset: the well-known ones"),
+    # The platform catalogs behind cloud credentials (registry/ingest/sources/bedrock.py, vertex.py).
+    Setting("REGISTRY_BEDROCK_REGIONS", "us-east-1,eu-central-1,ap-northeast-1,ap-southeast-2", _keys,
+            "AWS regions bedrock-catalog lists (the first for the foundation models, each for its cross-region "
+            "inference profiles); credentials from boto3's usual chain (`AWS_PROFILE`, `AWS_ACCESS_KEY_ID`, ...)"),
+    Setting("REGISTRY_VERTEX_PUBLISHERS", "google,anthropic,meta,mistralai,deepseek-ai,qwen,openai,moonshotai,"
+            "zai-org,minimaxai,ai21", _keys,
+            "Model Garden publishers vertex-catalog lists; credentials from Google's Application Default "
+            "Credentials (`GOOGLE_APPLICATION_CREDENTIALS`, ...)"),
     Setting("ADMIN_API_KEY", None, _keys,
             "admin key; comma-separated list for rotation; unset: admin endpoints always answer 401",
             "ADMIN_API_KEYS"),

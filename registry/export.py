@@ -71,7 +71,7 @@ def models(db):
 def _details(db, rows) -> list:
     ids = json.dumps([r["id"] for r in rows])
     aliases, platforms = {}, {}
-    for a in db.execute("SELECT model_id, alias, source, position, normalized FROM aliases"
+    for a in db.execute("SELECT model_id, alias, source, position, normalized, listed FROM aliases"
                         " WHERE model_id IN (SELECT value FROM json_each(?)) ORDER BY model_id, "
                         + catalog.ALIAS_ORDER, (ids,)):
         aliases.setdefault(a["model_id"], []).append(a)

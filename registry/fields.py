@@ -42,13 +42,18 @@ CURATION = "curation"
 VENDOR_SOURCES = ("vendor-a-api", "vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api",
                   "vendor-f-api")
 FEED_SOURCE, HUB_SOURCE = "deprecation-feed", "model-hub"
-AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE)
+# The platforms' own catalogs, each the source of one platform's ids and schedule, never of a model's own facts
+# (docs/lifecycle.md#platform-catalogs): source -> the alias source (platform) it writes.
+PLATFORM_SOURCES = {"openrouter-catalog": "gateway", "bedrock-catalog": "cloud-a", "vertex-catalog": "cloud-b"}
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE) + tuple(PLATFORM_SOURCES)
 # Each automated source's upstream: its default base URL (REGISTRY_<SOURCE>_URL overrides where a run
 # reads, registry/ingest/sources/), and where a page links a fact that source gave; in AUTOMATED_SOURCES order.
 SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
     "https://api.openai.com", "https://api.anthropic.com", "https://generativelanguage.googleapis.com",
     "https://api.mistral.ai", "https://api.cohere.com", "https://api.x.ai",
-    "https://deprecations.info", "https://huggingface.co"), strict=True))
+    "https://deprecations.info", "https://huggingface.co",
+    "https://openrouter.ai", "https://bedrock.us-east-1.amazonaws.com",
+    "https://us-central1-aiplatform.googleapis.com"), strict=True))
 
 
 def sql_list(values) -> str:
@@ -103,6 +108,9 @@ FIELDS = (
     Field("platforms", "platforms", "metadata"),
     # A floating id (gpt-4o, *-latest): the dated snapshot it points at (docs/lifecycle.md#floating-ids).
     Field("points_to", "model_slug", "metadata"),
+    # The provider calls it a preview or experimental release (a public preview whose id says nothing of it):
+    # an upgrade only where no generally available fit exists (docs/lifecycle.md#the-upgrade).
+    Field("preview", "flag", "metadata"),
     # The normalized capability set (docs/api-decisions.md#capabilities): each read at merge time from the
     # sources that state it (registry/merge/capabilities.py), or curated with the reference it comes from.
     Field("input_modalities", "modalities", "capability"),
@@ -131,9 +139,10 @@ REMOVED = "removed_at"
 DATE_WINDOW = ("1990-01-01", "2100-12-31")
 COUNT_RANGES = {"parameter_count": (1, 10**14), "input_context_window": (1, 10**8),
                 "output_context_window": (1, 10**8)}
-# An identifier: what providers, clouds and the hub use (letters, digits, . _ : / @ + -), no longer than
-# a query may be (docs/api-decisions.md#parameters), so every stored id can be resolved.
-ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._:/@+-]*"
+# An identifier: what providers, clouds and the hub use (letters, digits, . _ : / @ + -; OpenRouter's floating ids
+# start with a ~: `~anthropic/claude-sonnet-latest`), no longer than a query may be
+# (docs/api-decisions.md#parameters), so every stored id can be resolved.
+ID_PATTERN = r"~?[A-Za-z0-9][A-Za-z0-9._:/@+-]*"
 MAX_ID = 200
 MAX_NAME = 200      # a display name, label or version: one line
 MAX_TEXT = 5000     # a description: free text, lines kept

@@ -152,8 +152,8 @@ CREATE INDEX IF NOT EXISTS changes_kind ON changes(kind, id);
 
 
 # An alias is a string on one platform (the same Gemini id on the Gemini API and on Vertex AI): aliases are unique on
-# (alias, source), and a source's alias claims on (source, alias, alias_source). SQLite cannot drop a UNIQUE, so both
-# tables are made again with the same rows (and ids: nothing derived from them changes).
+# (alias, source), and a source's alias claims on (source, alias, alias_source); an alias says whether an automated
+# listing names it (listed). SQLite cannot drop a UNIQUE, so both tables are made again with the same rows and ids.
 _ALIAS_PER_PLATFORM_V16 = """
 ALTER TABLE aliases RENAME TO aliases_v15;
 CREATE TABLE aliases (
@@ -163,10 +163,13 @@ CREATE TABLE aliases (
     source      TEXT NOT NULL CHECK (source IN ('official', 'cloud-a', 'cloud-b', 'gateway')),
     position    INTEGER NOT NULL DEFAULT 0,
     normalized  TEXT NOT NULL,
+    listed      INTEGER NOT NULL DEFAULT 0,
     UNIQUE (alias, source)
 );
-INSERT INTO aliases (id, alias, model_id, source, position, normalized)
-    SELECT id, alias, model_id, source, position, normalized FROM aliases_v15;
+INSERT INTO aliases (id, alias, model_id, source, position, normalized, listed)
+    SELECT id, alias, model_id, source, position, normalized,
+           EXISTS (SELECT 1 FROM alias_facts f WHERE f.alias = aliases_v15.alias AND f.source != 'curation')
+    FROM aliases_v15;
 DROP TABLE aliases_v15;
 CREATE INDEX IF NOT EXISTS aliases_model ON aliases(model_id, source, position);
 ALTER TABLE alias_facts RENAME TO alias_facts_v15;
@@ -234,7 +237,8 @@ STEPS = [
          "CREATE INDEX IF NOT EXISTS models_release ON models(release_date DESC, slug, family_id);\n"
          "DROP INDEX IF EXISTS models_params;\n"
          "CREATE INDEX IF NOT EXISTS models_params ON models(parameter_count DESC, slug, family_id);"),
-    Step(16, "an alias is a string on one platform: unique on (alias, source), so one string can be served on two",
+    Step(16, "an alias is a string on one platform: unique on (alias, source), so one string can be served on two;"
+             " whether a listing names it",
          _ALIAS_PER_PLATFORM_V16),
 ]
 

@@ -133,7 +133,7 @@ def test_model_detail(client):
     assert model["successor"] == {"slug": "claude-sonnet-4-5-20250929", "display_name": "Claude Sonnet 4.5"}
     assert model["canonical_url"] is None
     assert model["aliases"][0] == {"alias": "claude-3-5-sonnet-20241022", "source": "official",
-                                   "normalized": model["aliases"][0]["normalized"]}
+                                   "normalized": model["aliases"][0]["normalized"], "listed": False}
     assert [a["source"] for a in model["aliases"]] == ["official", "official", "cloud-a", "cloud-a", "cloud-b",
                                                       "gateway"]
     assert len({a["normalized"] for a in model["aliases"]}) == 1

@@ -45,7 +45,7 @@ def test_a_model_carries_its_aliases_platform_lifecycles_and_provenance(client):
     body = json.loads(client.get("/api/v1/export").get_data())
     sonnet = next(m for m in body["models"] if m["slug"] == "claude-3-5-sonnet-20241022")
     assert {"alias": "anthropic.claude-3-5-sonnet-20241022-v2:0", "source": "cloud-a",
-            "normalized": sonnet["aliases"][0]["normalized"]} in sonnet["aliases"]
+            "normalized": sonnet["aliases"][0]["normalized"], "listed": False} in sonnet["aliases"]
     assert [p["platform"] for p in sonnet["platforms"]] == ["official", "cloud-a", "cloud-b", "gateway"]
     assert sonnet["metadata"]["provenance"]["sunset_date"] == "curation"
     assert set(sonnet["capabilities"]) == {"input_modalities", "output_modalities", "tool_calling", "reasoning",

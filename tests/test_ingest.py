@@ -4,6 +4,7 @@ import sqlite3
 import pytest
 
 import fakes
+from registry.fields import AUTOMATED_SOURCES
 from registry.ingest.runner import run_source
 from registry.merge.priority import pick
 
@@ -110,8 +111,7 @@ def test_priority_table(field, by_source, expected):
 def test_one_failing_source_does_not_stop_the_others(app, rw, monkeypatch, runner):
     fakes.install(monkeypatch, {
         "vendor-a-api": fakes.fake_module("vendor-a-api", "openai", error="HTTP 503 from upstream"),
-        **{s: fakes.fake_module(s, None, []) for s in
-           ("vendor-b-api", "vendor-c-api", "vendor-d-api", "vendor-e-api", "vendor-f-api", "deprecation-feed")},
+        **{s: fakes.fake_module(s, None, []) for s in AUTOMATED_SOURCES if s not in ("vendor-a-api", "model-hub")},
         "model-hub": fakes.fake_module("model-hub", None, fakes.HUB),
     })
     before = rw.execute("SELECT count(*) FROM models").fetchone()[0]
@@ -119,7 +119,7 @@ def test_one_failing_source_does_not_stop_the_others(app, rw, monkeypatch, runne
     assert result.exit_code == 1
     assert "vendor-a-api: failed: HTTP 503 from upstream" in result.output
     runs = {r["source"]: r for r in rw.execute("SELECT * FROM ingestion_runs WHERE source != 'curation'")}
-    assert len(runs) == 8
+    assert len(runs) == len(AUTOMATED_SOURCES)
     assert runs["vendor-a-api"]["status"] == "failed"
     assert runs["vendor-a-api"]["error_message"] == "HTTP 503 from upstream"
     assert runs["vendor-a-api"]["completed_at"] is not None

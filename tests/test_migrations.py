@@ -81,7 +81,7 @@ def first_release_aliases(conn, claims, names_by_model, ids, kept, tombstones=fr
         " ON CONFLICT(alias) DO UPDATE SET model_id = excluded.model_id, source = excluded.source,"
         " position = excluded.position, normalized = excluded.normalized",
         [(alias, ids[slug], alias_source, position, keys[slug])
-         for (alias, alias_source), (slug, position) in claims.items() if slug in kept])
+         for (alias, alias_source), (slug, position, _) in claims.items() if slug in kept])
     return set()
 
 

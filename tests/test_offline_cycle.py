@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from helpers import shipped_app
+from registry.fields import AUTOMATED_SOURCES
 from registry.db import connect_rw
 from registry.web.connection import close_thread_connections
 
@@ -24,14 +25,15 @@ def cycle(tmp_path_factory):
 def runs(conn, nth_cycle):
     rows = conn.execute("SELECT source, status, models_added, models_updated, error_message FROM ingestion_runs"
                         " WHERE source != 'curation' ORDER BY id").fetchall()
-    return {r[0]: tuple(r[1:]) for r in rows[8 * (nth_cycle - 1): 8 * nth_cycle]}
+    n = len(AUTOMATED_SOURCES)
+    return {r[0]: tuple(r[1:]) for r in rows[n * (nth_cycle - 1): n * nth_cycle]}
 
 
 def test_every_source_completes_offline(cycle):
     _, conn, first, _ = cycle
     assert first.exit_code == 0, first.output
     first_runs = runs(conn, 1)
-    assert len(first_runs) == 8
+    assert len(first_runs) == len(AUTOMATED_SOURCES)
     assert all(r[0] == "completed" for r in first_runs.values()), first_runs
     assert sum(r[1] for r in first_runs.values()) > 0       # the seeds carry models curation lacks
 

@@ -9,6 +9,7 @@ import requests
 import responses
 from responses import matchers
 
+from registry.fields import PLATFORM_SOURCES
 from registry.ingest.http import make_session
 from registry.ingest.records import Page, Record, SourceError
 from registry.ingest.snapshots import load_pages, save_pages
@@ -27,7 +28,7 @@ def sample(name):
 
 def url_of(source):
     mod = load(source)
-    return mod.BASE_URL + mod.PATH
+    return mod.BASE_URL + mod.PATH.format(publisher="google")
 
 
 @pytest.fixture
@@ -43,8 +44,13 @@ def mocked():
 
 @pytest.fixture(autouse=True)
 def one_hub_org(monkeypatch):
-    """Hub fetches list one org unless a test says otherwise, so mocks stay small."""
+    """Hub fetches list one org, and Vertex AI one publisher with google-auth's anonymous credentials, unless a test
+    says otherwise, so mocks stay small."""
+    import google.auth
+    from google.auth.credentials import AnonymousCredentials
     monkeypatch.setenv("REGISTRY_HUB_ORGS", "meta-llama")
+    monkeypatch.setenv("REGISTRY_VERTEX_PUBLISHERS", "google")
+    monkeypatch.setattr(google.auth, "default", lambda scopes=None: (AnonymousCredentials(), None))
 
 
 def check_records(records, source):
@@ -67,8 +73,8 @@ def check_records(records, source):
             if key in r.fields:
                 assert isinstance(r.fields[key], int) and not isinstance(r.fields[key], bool)
         assert all(s in ALIAS_SOURCES for _, s in r.aliases)
-        if source != "deprecation-feed":
-            assert (r.model_id, "official") in r.aliases
+        if source != "deprecation-feed":   # a platform's catalog: the id is its platform's
+            assert (r.model_id, PLATFORM_SOURCES.get(source, "official")) in r.aliases
         if mod.PROVIDER:
             assert r.provider == mod.PROVIDER
 
@@ -95,15 +101,24 @@ ONE_PAGE = {
                           "replacement_models": ["gpt-5.6-sol"]}],
     "model-hub": [{"_id": "6698d8a0653e4babe21e1e7d", "id": "meta-llama/Llama-3.1-8B-Instruct",
                    "pipeline_tag": "text-generation", "createdAt": "2024-07-18T08:56:00.000Z"}],
+    "openrouter-catalog": {"data": [{"id": "anthropic/claude-sonnet-4.5", "canonical_slug":
+                                     "anthropic/claude-4.5-sonnet-20250929", "hugging_face_id": "",
+                                     "expiration_date": None, "context_length": 1000000}]},
+    "vertex-catalog": {"publisherModels": [{"name": "publishers/google/models/gemini-2.5-pro", "versionId": "default",
+                                            "openSourceCategory": "PROPRIETARY", "launchStage": "GA"}]},
 }
 EXPECTED_ID = {"vendor-a-api": "gpt-4o", "vendor-b-api": "claude-opus-4-6", "vendor-c-api": "gemini-2.5-pro",
                "vendor-d-api": "mistral-small-2603", "vendor-e-api": "command-a-03-2025", "vendor-f-api": "grok-3",
-               "deprecation-feed": "o3-mini", "model-hub": "Llama-3.1-8B-Instruct"}
+               "deprecation-feed": "o3-mini", "model-hub": "Llama-3.1-8B-Instruct",
+               "openrouter-catalog": "anthropic/claude-sonnet-4.5", "vertex-catalog": "gemini-2.5-pro"}
 AUTH = {"vendor-a-api": ("Authorization", f"Bearer {KEY}"), "vendor-b-api": ("x-api-key", KEY),
         "vendor-c-api": ("x-goog-api-key", KEY), "vendor-d-api": ("Authorization", f"Bearer {KEY}"),
         "vendor-e-api": ("Authorization", f"Bearer {KEY}"), "vendor-f-api": ("Authorization", f"Bearer {KEY}"),
-        "deprecation-feed": None, "model-hub": ("Authorization", f"Bearer {KEY}")}
-ALL = sorted(MODULES)
+        "deprecation-feed": None, "model-hub": ("Authorization", f"Bearer {KEY}"),
+        # OpenRouter's catalog is public; Vertex AI's credentials are Google's (anonymous here: no header)
+        "openrouter-catalog": None, "vertex-catalog": None}
+# Every source fetched over HTTP with requests (bedrock-catalog goes through boto3: tests/test_platform_catalogs.py).
+ALL = sorted(set(MODULES) - {"bedrock-catalog"})
 
 
 def test_module_contract():
@@ -114,7 +129,8 @@ def test_module_contract():
         assert callable(mod.fetch) and callable(mod.parse)
     assert {load(s).KEY_ENV for s in ALL} == {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
                                               "MISTRAL_API_KEY", "CO_API_KEY", "XAI_API_KEY", "HF_TOKEN", None}
-    assert [s for s in ALL if not load(s).KEY_REQUIRED] == ["deprecation-feed", "model-hub"]
+    assert [s for s in ALL if not load(s).KEY_REQUIRED] == ["deprecation-feed", "model-hub", "openrouter-catalog",
+                                                             "vertex-catalog"]
 
 
 @pytest.mark.parametrize("source", ALL)
@@ -250,7 +266,8 @@ def paged_ok(source):
 @pytest.mark.parametrize("source", ALL)
 def test_401_is_a_source_error(source, session, mocked):
     mocked.get(url_of(source), status=401, json={"error": "invalid api key"})
-    with pytest.raises(SourceError, match="401"):
+    # google-auth answers a 401 by refreshing the credentials, which anonymous ones refuse
+    with pytest.raises(SourceError, match="refused the credentials" if source == "vertex-catalog" else "401"):
         load(source).fetch(session, load(source).BASE_URL, KEY)
 
 
@@ -288,9 +305,11 @@ def test_malformed_json_is_a_source_error(source, session, mocked):
 # ---------------------------------------------------------------- drifted shapes, for every source
 
 ITEMS_KEY = {"vendor-a-api": "data", "vendor-b-api": "data", "vendor-c-api": "models", "vendor-d-api": "data",
-             "vendor-e-api": "models", "vendor-f-api": "models", "deprecation-feed": None, "model-hub": None}
+             "vendor-e-api": "models", "vendor-f-api": "models", "deprecation-feed": None, "model-hub": None,
+             "openrouter-catalog": "data", "vertex-catalog": "publisherModels"}
 ID_KEY = {"vendor-a-api": "id", "vendor-b-api": "id", "vendor-c-api": "name", "vendor-d-api": "id",
-          "vendor-e-api": "name", "vendor-f-api": "id", "deprecation-feed": "model_id", "model-hub": "id"}
+          "vendor-e-api": "name", "vendor-f-api": "id", "deprecation-feed": "model_id", "model-hub": "id",
+          "openrouter-catalog": "id", "vertex-catalog": "name"}
 
 
 def drifts(source):

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fields import AUTOMATED_SOURCES, CURATION
+from ..fields import AUTOMATED_SOURCES, CURATION, PLATFORM_SOURCES
 
 # Release days are left to `curate --report`: the hub's repo creation day differs from most curated
 # announcement days by design, and is no lifecycle notice.
@@ -152,12 +152,27 @@ def _reason(lines: list, line: int, theirs) -> str | None:
     return None
 
 
-def report(drift: list[Drift]) -> str:
-    """The drift report: what to fix, then what curation keeps and why."""
+def unattached(conn) -> list[str]:
+    """The ids each platform's catalog listed at its last completed run that no model of the registry answers to
+    (details.unattached): curate the model, or say why not (docs/lifecycle.md#platform-catalogs)."""
+    found = []
+    for source in PLATFORM_SOURCES:
+        run = conn.execute("SELECT details FROM ingestion_runs WHERE source = ? AND status = 'completed'"
+                           " ORDER BY id DESC LIMIT 1", (source,)).fetchone()
+        details = json.loads(run[0]) if run and run[0] else {}
+        found += [f"{source}: {line}" for line in details.get("unattached", ())]
+    return found
+
+
+def report(drift: list[Drift], platform_ids: list[str] = ()) -> str:
+    """The drift report: what to fix, then what curation keeps and why, then the platforms' ids no model holds."""
     fix = [d for d in drift if not d.kept_because]
     kept = [d for d in drift if d.kept_because]
     out = [f"Curated values a source contradicts ({len(fix)}): fix curation, or say why it is kept"]
     out += [f"  {d.line()}" for d in fix]
     out.append(f"Kept on purpose, with the reason above the value ({len(kept)}):")
     out += [f"  {d.line()}" for d in kept]
+    out.append(f"Ids a platform's catalog lists that no model of the registry answers to ({len(platform_ids)}):"
+               " curate the model (with its source), or leave it")
+    out += [f"  {line}" for line in platform_ids]
     return "\n".join(out)

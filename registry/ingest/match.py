@@ -9,8 +9,9 @@ carries has passed the one check of upstream values (validate.py).
 import re
 from collections import Counter
 
-from ..fields import FEED_SOURCE, HUB_SOURCE
+from ..fields import FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
+from ..resolve.normalize import normalize
 from . import validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
@@ -35,6 +36,7 @@ class Matcher:
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
             self.aliases[alias] = slug
         self.folded = {}
+        self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
         self.vertex_names: dict[str, set] = {}
         for alias, slug in sorted(self.aliases.items()):
             self.folded.setdefault(alias.lower(), slug)
@@ -62,6 +64,25 @@ class Matcher:
                 return slugify(name)
         return None
 
+    def attach(self, record) -> str | None:
+        """The one model of the record's provider that a platform's id (or an id the catalog links it to) names
+        once the platform's decorations are removed (`anthropic.claude-sonnet-4-5-20250929-v1:0`,
+        `anthropic/claude-sonnet-4.5`), or None: a platform id is attached at full confidence or not at all
+        (docs/lifecycle.md#platform-catalogs)."""
+        if self._normal is None:
+            self._normal = {}
+            for name, slug in [*((s, s) for s in self.slugs), *self.aliases.items()]:
+                self._normal.setdefault(normalize(name), set()).add(slug)
+        for name in (record.model_id, *record.links):
+            # A floating id written without `-latest` (`mistralai/mistral-large`) names what the provider's
+            # `-latest` names.
+            for form in (normalize(name), normalize(name) + "-latest"):
+                mine = {slug for slug in self._normal.get(form, ())
+                        if self.owner.get(slug, (None,))[0] == record.provider}
+                if len(mine) == 1:
+                    return mine.pop()
+        return None
+
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
         versions = self.vertex_names.get(name.lower(), ())
@@ -83,19 +104,32 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     aliases = {}    # (alias, alias_source) -> (slug, position)
     successors = {}
     tally, unknown, refused = Counter(checked.refused_records), [], list(checked.refused)
+    platform, unattached = PLATFORM_SOURCES.get(source), []
     for record in checked.records:
         if record.skip:
             tally[record.skip] += 1
             continue
+        if platform is not None and (any(a[1] != platform for a in record.aliases)
+                                     or set(record.fields.get("platforms", {})) - {platform}):
+            tally["refused: another platform's id or schedule"] += 1
+            refused.append(f"{record.provider}/{record.model_id}: not an id or schedule of {platform}")
+            continue
         # An alias another provider's model holds is no way into that model (refused below, alone).
         names = [a for a, _ in record.aliases if not matcher.foreign(a, record.provider)]
-        slug = matcher.find(record.model_id, names)
-        if slug is None and "cloud-b" in record.fields.get("platforms", {}):
+        slug = matcher.find(record.model_id, [*names, *record.links])
+        if slug is None and platform is not None:
+            slug = matcher.attach(record)
+        elif slug is None and "cloud-b" in record.fields.get("platforms", {}):
             slug = matcher.find_vertex(record.model_id)
         why = _outside_lane(source, record, matcher.owner.get(slug)) if slug is not None else None
         if why:
             tally["refused: another lane's model"] += 1
             refused.append(f"{record.provider or 'platform'}/{record.model_id} -> {slug}: {why}")
+            continue
+        if slug is None and platform is not None:
+            # A platform's id of a model the registry does not know: listed for a curator, never a model of its own.
+            tally["platform id no model of its provider is"] += 1
+            unattached.append(f"{record.provider}/{record.model_id}")
             continue
         if slug is None:
             if not record.provider:
@@ -153,6 +187,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
     if unknown:
         details["unknown_ids"] = sorted(unknown)
+    if unattached:   # registry curate --drift lists them too (docs/curating.md#drift)
+        details["unattached"] = _bounded(sorted(unattached))
     if refused:
         details["refused"] = _bounded(sorted(refused))
     details.update(checked.details())

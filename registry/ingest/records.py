@@ -28,6 +28,8 @@ class Record:
     aliases: (alias, alias_source) pairs, alias_source one of official, cloud-a, cloud-b, gateway.
     skip: why this record states nothing (a platform's row, an unknown provider); it is still
         counted in the run's details, so no upstream record is dropped silently.
+    links: other ids the upstream says name the same model (OpenRouter's canonical_slug and hugging_face_id):
+        read only to find the model a platform's id serves, never stored.
     """
 
     model_id: str
@@ -35,3 +37,4 @@ class Record:
     fields: dict = field(default_factory=dict)
     aliases: list = field(default_factory=list)
     skip: str | None = None
+    links: list = field(default_factory=list)

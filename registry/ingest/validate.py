@@ -115,7 +115,17 @@ def _one_of(choices):
 
 
 # What a platform's own schedule may hold (docs/lifecycle.md#platforms), from the feed.
-SCHEDULE = {"deprecation_date": _date, "sunset_date": _date, "deprecation_url": _url}
+def _platform_status(value) -> str:
+    if value not in ("deprecated", "sunset"):
+        raise Refused("is not a platform's status (deprecated or sunset)")
+    return value
+
+
+# A platform's schedule of a model (metadata.platforms): its days, its own word on the status, and from its own
+# catalog whether it states the lifecycle of its own copy (listed: Bedrock's modelLifecycle) and calls it a preview
+# (docs/lifecycle.md#platform-catalogs).
+SCHEDULE = {"deprecation_date": _date, "sunset_date": _date, "deprecation_url": _url, "status": _platform_status,
+            "listed": _flag, "preview": _flag}
 SCHEDULED = PLATFORMS[1:]   # the provider's own API is the model's own fields
 
 
@@ -214,7 +224,8 @@ def check(records) -> Checked:
             checked.refused_records["refused: no provider slug"] += 1
             continue
         checked.records.append(replace(record, fields=_fields(record.fields, label, checked),
-                                       aliases=_aliases(record.aliases, label, checked)))
+                                       aliases=_aliases(record.aliases, label, checked),
+                                       links=_ids(record.links, label, "link", checked) if record.links else []))
     return checked
 
 

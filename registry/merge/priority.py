@@ -1,5 +1,5 @@
 """The per-field priority table: which source's fact becomes the visible value."""
-from ..fields import CURATION, FEED_SOURCE, HUB_SOURCE
+from ..fields import CURATION, FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
@@ -11,7 +11,8 @@ HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 
 def precedence(source: str) -> int:
-    """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins."""
+    """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins. A platform's
+    catalog stands with the providers: the first word on its own platform's ids and schedule."""
     if source == CURATION:
         return 0
     if source == FEED_SOURCE:
@@ -29,9 +30,12 @@ def rank(source: str, field: str) -> tuple:
 
 
 def accepts(source: str, field: str) -> bool:
-    """Whether a source may supply a field at all."""
+    """Whether a source may supply a field at all: the feed its lifecycle fields, a platform's catalog only that
+    platform's schedule (docs/lifecycle.md#platform-catalogs)."""
     if source == FEED_SOURCE:
         return field in FEED_FIELDS
+    if source in PLATFORM_SOURCES:
+        return field == "platforms"
     return True
 
 
@@ -53,14 +57,17 @@ def pick(field: str, by_source: dict):
 
 
 def merge_by_key(by_source: dict) -> tuple:
-    """For a field whose value maps keys to facts (platforms): each key from its best source.
+    """For a field whose value maps keys to facts (platforms): each key's entry field by field, each field from
+    its best source (curation's days beside a platform catalog's word that it lists the id).
 
-    Returns (merged dict, {key: source}); an empty dict when nobody supplies one.
+    Returns (merged dict, {key: {field: source}}); an empty dict when nobody supplies one.
     """
     merged, origin = {}, {}
-    for source in sorted(by_source, key=lambda s: rank(s, "platforms"), reverse=True):
+    for source in sorted(by_source, key=lambda s: rank(s, "platforms"), reverse=True):   # the best writes last
         value = by_source[source]
         if isinstance(value, dict) and accepts(source, "platforms"):
             for key, entry in value.items():
-                merged[key], origin[key] = entry, source
+                for name, item in (entry.items() if isinstance(entry, dict) else ()):
+                    merged.setdefault(key, {})[name] = item
+                    origin.setdefault(key, {})[name] = source
     return merged, origin

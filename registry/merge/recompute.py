@@ -5,10 +5,11 @@ import json
 from ..db import now_iso, upsert_sql
 from . import lifecycle
 from ..search import documents
-from ..fields import ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, FEED_SOURCE, HUB_SOURCE, LINKS, REMOVED
+from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, FEED_SOURCE, HUB_SOURCE, LINKS, PLATFORM_SOURCES,
+                      REMOVED)
 from .capabilities import capabilities, write_capability_rows
 from .families import Families
-from .priority import FLAG_FIELDS, merge_by_key, pick, precedence
+from .priority import FLAG_FIELDS, merge_by_key, pick, precedence, rank
 from ..resolve.normalize import normalize
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
@@ -22,8 +23,9 @@ def _load_facts(conn) -> dict:
 
 
 def _materialized(fields: dict) -> bool:
-    # The feed only supplements known models: its facts alone never create one.
-    return any(source != FEED_SOURCE for by_source in fields.values() for source in by_source)
+    # The feed and the platforms' catalogs only supplement known models: their facts alone never create one.
+    return any(source != FEED_SOURCE and source not in PLATFORM_SOURCES
+               for by_source in fields.values() for source in by_source)
 
 
 def _visible(slug: str, fields: dict, families: Families, alias_names: list):
@@ -34,8 +36,9 @@ def _visible(slug: str, fields: dict, families: Families, alias_names: list):
             continue   # read with the other shapes sources state capabilities in, below
         if field == "platforms":
             merged, origin = merge_by_key(by_source)
-            if merged:
-                extras[field] = {key: {**merged[key], "source": origin[key]} for key in sorted(merged)}
+            if merged:   # each entry names its best source, and the source of each of its values
+                extras[field] = {key: {**merged[key], "source": min(origin[key].values(), key=lambda s: rank(s, field)),
+                                       "sources": dict(sorted(origin[key].items()))} for key in sorted(merged)}
             continue
         chosen = pick(field, by_source)
         if chosen is None:
@@ -77,9 +80,10 @@ def _visible(slug: str, fields: dict, families: Families, alias_names: list):
 
 
 def _merged_aliases(conn, live: set) -> dict:
-    """(alias, alias source) -> (model slug, position): the best-ranked claim on each alias of each platform wins,
-    and one string names one model: a claim naming another model than the string's best-ranked claim is dropped."""
-    best, owner = {}, {}
+    """(alias, alias source) -> (model slug, position, listed): the best-ranked claim on each alias of each platform
+    wins, and one string names one model: a claim naming another model than the string's best-ranked claim is
+    dropped; listed: an automated source (a listing, a platform's catalog) claims it, not curation alone."""
+    best, owner, listed = {}, {}, set()
     for source, alias, slug, alias_source, position in conn.execute(
             "SELECT source, alias, model_slug, alias_source, position FROM alias_facts"):
         if slug not in live:
@@ -89,8 +93,11 @@ def _merged_aliases(conn, live: set) -> dict:
             best[(alias, alias_source)] = (key, slug, position)
         if alias not in owner or key < owner[alias]:
             owner[alias] = key
+        if source != CURATION:
+            listed.add((alias, alias_source, slug))
     winner = {alias: slug for (alias, _), (key, slug, _) in best.items() if key == owner[alias]}
-    return {claim: (slug, position) for claim, (_, slug, position) in best.items() if winner[claim[0]] == slug}
+    return {claim: (slug, position, int((*claim, slug) in listed))
+            for claim, (_, slug, position) in best.items() if winner[claim[0]] == slug}
 
 
 def model_key(aliases: list, slug: str) -> str:
@@ -125,7 +132,7 @@ def recompute(conn) -> tuple[int, int]:
     live = {slug for slug, fields in facts.items() if _materialized(fields)}
     claims = _merged_aliases(conn, live)
     names_by_model = {}
-    for (alias, alias_source), (slug, position) in claims.items():
+    for (alias, alias_source), (slug, position, _) in claims.items():
         names_by_model.setdefault(slug, []).append((alias, alias_source, position))
     merge = _Merge({r["slug"]: dict(r) for r in conn.execute("SELECT * FROM models")}, now_iso())
     _write_models(conn, merge, facts, live, names_by_model)
@@ -213,13 +220,13 @@ def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset
     whose aliases changed. An alias is keyed by its string and its platform."""
     keys = {slug: model_key(names_by_model.get(slug, []), slug) for slug in kept}
     wanted = {}
-    for (alias, alias_source), (slug, position) in claims.items():
+    for (alias, alias_source), (slug, position, listed) in claims.items():
         if slug in kept:
-            wanted[(alias, alias_source)] = (ids[slug], position, keys[slug])
+            wanted[(alias, alias_source)] = (ids[slug], position, keys[slug], listed)
     by_id = {v: k for k, v in ids.items()}
     changed = set()
     current = {(r[0], r[1]): tuple(r[2:]) for r in conn.execute(
-        "SELECT alias, source, model_id, position, normalized FROM aliases")}
+        "SELECT alias, source, model_id, position, normalized, listed FROM aliases")}
     dropped, written = [], []
     for claim, old in current.items():
         if claim not in wanted and old[0] not in tombstones:
@@ -235,6 +242,6 @@ def _write_aliases(conn, claims, names_by_model, ids, kept, tombstones=frozenset
         changed.add(by_id[new[0]])
         if old is not None and old[0] in by_id:
             changed.add(by_id[old[0]])
-    conn.executemany(upsert_sql("aliases", ("alias", "source", "model_id", "position", "normalized"),
-                                ("alias", "source"), ("model_id", "position", "normalized")), written)
+    conn.executemany(upsert_sql("aliases", ("alias", "source", "model_id", "position", "normalized", "listed"),
+                                ("alias", "source"), ("model_id", "position", "normalized", "listed")), written)
     return changed

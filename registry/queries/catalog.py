@@ -103,7 +103,7 @@ def model_by_slug(db, slug: str):
 # Alias sources in the order of fields.ALIAS_SOURCES, their one home; aliases as answers list them.
 _SOURCE_ORDER = sql_rank("source", ALIAS_SOURCES)
 ALIAS_ORDER = _SOURCE_ORDER + ", position, alias"
-_ALIAS_COLUMNS = packed.Columns({name: name for name in ("alias", "source", "position", "normalized")})
+_ALIAS_COLUMNS = packed.Columns({name: name for name in ("alias", "source", "position", "normalized", "listed")})
 
 
 def model_aliases(db, model_id: int) -> list:
@@ -130,7 +130,8 @@ def detail(row, aliases, platforms, successor, target) -> dict:
     model.update({
         "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
-        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"]} for a in aliases],
+        "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"],
+                     "listed": bool(a["listed"])} for a in aliases],
         "metadata": metadata,
         "capabilities": capability_set(row),
         "created_at": row["created_at"], "updated_at": row["updated_at"],

@@ -1,7 +1,8 @@
 """The automated sources: one module per upstream, each with fetch (HTTP, pagination) and parse (to Records).
 
 Every module defines:
-    SOURCE       the source name of the spec (vendor-a-api, ..., deprecation-feed, model-hub)
+    SOURCE       the source name (the spec's vendor-a-api, ..., deprecation-feed, model-hub; the platform catalogs
+                 openrouter-catalog, bedrock-catalog, vertex-catalog)
     PROVIDER     provider slug of the run, or None for cross-provider sources
     KEY_ENV      environment variable holding the API key, or None
     KEY_REQUIRED whether a missing key fails the run
@@ -21,6 +22,9 @@ MODULES = {
     "vendor-f-api": "xai",
     "deprecation-feed": "deprecations",
     "model-hub": "huggingface",
+    "openrouter-catalog": "openrouter",
+    "bedrock-catalog": "bedrock",
+    "vertex-catalog": "vertex",
 }
 
 

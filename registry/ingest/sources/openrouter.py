@@ -1,0 +1,47 @@
+"""openrouter-catalog: OpenRouter GET /api/v1/models (one page, no key): the gateway's ids of the registry's
+providers' models, and the day OpenRouter stops serving one (expiration_date).
+
+A platform catalog writes only its platform's ids and schedule, never a model's own facts
+(docs/lifecycle.md#platform-catalogs). Each id names its model through the registry's own ids
+(registry/ingest/match.py attach); `canonical_slug` and `hugging_face_id` help find it.
+"""
+from ...fields import PLATFORM_SOURCES, SOURCE_URLS
+from ..records import Page, Record
+from . import _util as u
+
+SOURCE = "openrouter-catalog"
+PROVIDER = None
+KEY_ENV = None
+KEY_REQUIRED = False
+BASE_URL = SOURCE_URLS[SOURCE]
+PATH = "/api/v1/models"
+PLATFORM = PLATFORM_SOURCES[SOURCE]
+# OpenRouter's organisation names (the id's head) of the registry's providers; a `~` before one marks the
+# gateway's floating id of a line (`~anthropic/claude-sonnet-latest`).
+ORGS = {"openai": "openai", "anthropic": "anthropic", "google": "google", "meta-llama": "meta",
+        "mistralai": "mistral", "cohere": "cohere", "x-ai": "xai", "deepseek": "deepseek", "qwen": "qwen",
+        "amazon": "amazon", "moonshotai": "moonshotai", "z-ai": "zai", "minimax": "minimax",
+        "microsoft": "microsoft", "nvidia": "nvidia", "nousresearch": "nousresearch", "perplexity": "perplexity",
+        "ai21": "ai21"}
+
+
+def fetch(session, base_url: str, key: str | None) -> list[Page]:
+    """GET the whole catalog (public, one page)."""
+    return u.one_page(session, base_url.rstrip("/") + PATH)
+
+
+def parse(pages: list[Page]) -> list[Record]:
+    """One Record per listed id of a registry provider's model; other organisations are counted, not read."""
+    records = []
+    for model_id, item, ctx in u.listed(pages, "data", "id", SOURCE):
+        org = model_id.split("/", 1)[0].lstrip("~").lower()
+        provider = ORGS.get(org)
+        if provider is None:
+            records.append(Record(model_id, None, skip="organisation outside the registry's providers"))
+            continue
+        # The gateway routes to the provider's API: the provider's lifecycle is its own, but for the day it stops.
+        schedule = u.stated(sunset_date=u.day(item.get("expiration_date"), ctx, "expiration_date"))
+        links = [v for v in (u.opt_str(item, "canonical_slug", ctx), u.opt_str(item, "hugging_face_id", ctx)) if v]
+        records.append(Record(model_id, provider, {"platforms": {PLATFORM: schedule}}, [(model_id, PLATFORM)],
+                              links=links))
+    return records
