@@ -118,12 +118,12 @@ RESOLVES = [
     ("anthropic:claude-2.1", "claude-2.1"),                             # provider:model (pydantic-ai)
     ("llama3.1:405b", "llama-3.1-405b-instruct"),                       # Ollama name:size tag
     ("accounts/fireworks/models/deepseek-v2p5", "deepseek-v2.5"),       # Fireworks v2p5 = 2.5
+    # OpenRouter serves it: curated from the WizardLM team's announcement (https://wizardlm.github.io/WizardLM2/)
+    ("microsoft/WizardLM-2-8x22B", "wizardlm-2-8x22b"),
 ]
 
 # string -> why the registry does not carry its model
 LEFT_OUT = {
-    "microsoft/WizardLM-2-8x22B": "Microsoft withdrew the weights after release; no first-party page documents "
-                                  "the model, only resellers' listings",
     "amazon.titan-tg1-large": "a pre-release Titan id absent from the Bedrock model-id list and from LiteLLM, "
                               "models.dev and the deprecation feed: no source for its facts",
 }
