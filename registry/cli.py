@@ -10,7 +10,8 @@ from flask.cli import FlaskGroup, with_appcontext
 
 from . import export
 from .curation.apply import CurationMismatch, apply_locked
-from .audit import audit, known_gaps, render
+from .audit import audit, known_gaps, platform_figures, render
+from .audit.answers import Registry
 from .curation.reader import read_curation
 from .db import connect_ro, ensure_schema, writable
 from .ingest.runner import run_source
@@ -188,9 +189,10 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
         curated, on = drift.curated_values(conn), rules.today()
         found = drift.explain(drift.last_runs(conn, curated, on) + drift.seeds(conn, curated, seeds_dir, on),
                               cur.field_lines, directory)
+        platform_ids = drift.unattached(conn)
     finally:
         conn.close()
-    click.echo(drift.report(found))
+    click.echo(drift.report(found, platform_ids))
     return 1 if any(not d.kept_because for d in found) else 0
 
 
@@ -218,11 +220,13 @@ def audit_command():
     _bring_to_today(path, "auditing")
     conn = connect_ro(path)
     try:
-        findings, gaps = audit(conn, cur, directory), known_gaps(conn)
+        reg = Registry(conn)
+        findings, gaps, figures = audit(conn, cur, directory, reg), known_gaps(conn, reg), platform_figures(reg)
     finally:
         conn.close()
     click.echo(render(findings))
     click.echo("Known gaps, recorded with their reason in curation (not findings):\n" + render(gaps))
+    click.echo(figures)
     total = sum(len(items) for items in findings.values())
     click.echo(f"{total} finding(s).")
     if total:

@@ -25,14 +25,17 @@ QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "
          "/search": "?q=claude", "/search.md": "?q=claude"}
 
 
-def build_db(path, curation_dir) -> None:
-    """Create a database and apply a curation directory to it."""
+def build_db(path, curation_dir, listed: bool = False) -> None:
+    """Create a database and apply a curation directory to it; listed: as if each platform's own listing named
+    every curated id too (registry scan --fix writes only a listed id)."""
     init_db(str(path))
     cur = read_curation(curation_dir)
     assert not cur.errors, cur.errors
     conn = connect_rw(str(path))
     try:
         apply_curation(conn, cur)
+        if listed:
+            rewrite(conn, "UPDATE aliases SET listed = 1")
     finally:
         conn.close()
 

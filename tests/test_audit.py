@@ -57,12 +57,11 @@ def publish_weights_a_host_withdrew(conn):
 
 def drop_the_region_prefix(conn, monkeypatch):
     import registry.resolve as resolve
-    from registry.resolve.upgrade import upgrade_aliases
 
-    def primary(db, matched, upgrade, query=None):
-        same = [a for a in upgrade_aliases(db, upgrade) if a.source == matched.source]
+    def primary(matched, upgrade_aliases, query=None):
+        same = [a for a in upgrade_aliases if a.source == matched.source]
         return min(same, key=lambda a: a.position) if same else None
-    monkeypatch.setattr(resolve, "upgrade_alias_for", primary)
+    monkeypatch.setattr(resolve, "pick_upgrade_alias", primary)
 
 
 def resolve_a_bare_word_above_half(conn, monkeypatch):

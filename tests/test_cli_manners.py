@@ -48,7 +48,7 @@ def test_scan_without_a_database_says_how_to_give_one(tmp_path):
 
 @pytest.fixture
 def scan_app(tmp_path):
-    build_db(tmp_path / "r.db", DATA / "curation")
+    build_db(tmp_path / "r.db", DATA / "curation", listed=True)
     return create_app({"TESTING": True, "DATABASE": str(tmp_path / "r.db")})
 
 

@@ -19,8 +19,9 @@ CASES = [
      SONNET_45, "eu.anthropic.claude-sonnet-4-5-20250929-v1:0"),         # the caller's region kept
     ("bedrock/anthropic.claude-3-sonnet-20240229-v1:0", "claude-3-sonnet-20240229",
      "anthropic.claude-3-sonnet-20240229-v1:0", "cloud-a", 0.8, SONNET_45, "anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    # the upgrade is chosen among what Vertex AI serves: the newest Sonnet with a Vertex id (Sonnet 4.5 has none)
     ("claude-3-5-sonnet-v2@20241022", "claude-3-5-sonnet-20241022", "claude-3-5-sonnet-v2@20241022", "cloud-b", 1.0,
-     SONNET_45, None),                                                    # upgrade has no Vertex id: null
+     "claude-sonnet-4-20250514", "claude-sonnet-4@20250514"),
     ("anthropic/claude-3.5-sonnet", "claude-3-5-sonnet-20241022", "anthropic/claude-3.5-sonnet", "gateway", 1.0,
      SONNET_45, "anthropic/claude-sonnet-4.5"),
     ("openrouter/anthropic/claude-3-sonnet:beta", "claude-3-sonnet-20240229", "anthropic/claude-3-sonnet",
@@ -46,8 +47,10 @@ def test_resolve(client, q, slug, alias, source, confidence, upgrade, upgrade_al
     assert body["is_latest"] is (body["matched_model"]["status"] == "latest")
     if upgrade_alias is None:
         assert body["upgrade_alias"] is None
-    else:
-        assert body["upgrade_alias"] == {"alias": upgrade_alias, "source": source}
+    else:   # the fixture's curation is not a platform's listing: listed is false
+        assert body["upgrade_alias"] == {"alias": upgrade_alias, "source": source, "listed": False,
+                                         "written": q[:len(q) - len(q.split("/", 1)[-1])] + upgrade_alias
+                                         if q.startswith(("bedrock/", "openrouter/")) else upgrade_alias}
 
 
 def test_resolve_shape(client):
@@ -55,7 +58,7 @@ def test_resolve_shape(client):
     # the spec's six fields, then whether upgrade_alias keeps the caller's format, and the lifecycle of
     # the platform the id belongs to (docs/lifecycle.md#what-resolve-answers)
     assert list(body) == ["matched_model", "matched_alias", "confidence", "is_latest", "upgrade", "upgrade_alias",
-                          "upgrade_alias_kept", "upgrade_alias_note", "platform_lifecycle"]
+                          "upgrade_alias_kept", "upgrade_alias_note", "first_party_upgrade", "platform_lifecycle"]
     assert body["upgrade_alias_kept"] is True and body["upgrade_alias_note"] is None
     lifecycle = body["platform_lifecycle"]
     assert (lifecycle["platform"], lifecycle["status"], lifecycle["own_schedule"]) == ("official", "deprecated", False)
@@ -65,7 +68,8 @@ def test_resolve_shape(client):
     assert body["matched_model"] == {"slug": "claude-3-5-sonnet-20241022",
                                      "display_name": "Claude 3.5 Sonnet (2024-10-22)", "status": "deprecated",
                                      "family": "claude-sonnet"}
-    assert set(body["upgrade"]) == {"slug", "display_name", "status"}
+    assert set(body["upgrade"]) == {"slug", "display_name", "status", "preview"}
+    assert body["first_party_upgrade"] is None   # on the provider's own API, the upgrade is the provider's own
 
 
 def test_latest_model_has_no_upgrade(client):

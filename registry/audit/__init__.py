@@ -5,13 +5,14 @@ registry (docs/lifecycle.md#the-audit). `make test` fails on any violation of th
 from __future__ import annotations
 
 from ..curation.reader import Curation
+from ..fields import PLATFORM_NAMES
 from . import answers, sources
 
 
-def audit(conn, cur: Curation, directory) -> dict:
+def audit(conn, cur: Curation, directory, reg: answers.Registry | None = None) -> dict:
     """Every violation, by invariant (empty lists: nothing to fix). conn must hold lifecycles decided
-    for today (merge.runs.refresh_if_stale)."""
-    reg = answers.Registry(conn)
+    for today (merge.runs.refresh_if_stale); reg: the registry as the invariants read it, when already loaded."""
+    reg = reg or answers.Registry(conn)
     findings = {name: check(reg) for name, check in answers.INVARIANTS.items()}
     findings["(h) a source wrote another provider's model or alias"] = sources.outside_lanes(conn)
     findings["(i) lifecycle value without a source"] = (sources.unsourced_lifecycle(conn, cur, directory)
@@ -20,9 +21,19 @@ def audit(conn, cur: Curation, directory) -> dict:
     return findings
 
 
-def known_gaps(conn) -> dict:
+def known_gaps(conn, reg: answers.Registry | None = None) -> dict:
     """What the registry records as unknown, with a reason in curation: listed, not counted as findings."""
-    return {"working models whose release day no source gives": answers.undated_on_record(answers.Registry(conn))}
+    return {"working models whose release day no source gives": answers.undated_on_record(reg or
+                                                                                           answers.Registry(conn))}
+
+
+def platform_figures(reg: answers.Registry) -> str:
+    """Per platform, the share of its ids with an upgrade whose upgrade comes back as an id of the same
+    platform (docs/lifecycle.md#the-audit)."""
+    lines = ["Upgrades given on the caller's platform, of its ids with an upgrade:"]
+    lines += [f"  {PLATFORM_NAMES[p]} ({p}): {kept} of {total} ({kept / total:.3f})"
+              for p, (kept, total) in answers.platform_shares(reg).items()]
+    return "\n".join(lines)
 
 
 def render(findings: dict) -> str:

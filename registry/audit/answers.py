@@ -5,7 +5,8 @@ do I move to, written my way? Each function returns the violations, one line eac
 (c) each family's latest is its newest working release, and every working model is dated;
 (d) no hub id of open weights answers sunset; (e) upgrade_alias keeps the caller's source and
 decoration whenever the upgrade has such an alias; (f) no bare product word resolves above 0.5;
-(g) a model's upgrade is the same model whichever of its ids is asked, platform schedules aside.
+(g) a model's upgrade is the same model whichever of its ids is asked, platform schedules and what a platform
+serves aside; (j) a platform's id is upgraded to an id of the same platform.
 """
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ class Registry:
         """The stored row of a model on a platform, falling back to its own API's."""
         return self.stored.get((model_id, platform)) or self.stored.get((model_id, OFFICIAL))
 
+    def serves(self, model_id: int, platform: str) -> bool:
+        """Does the platform serve the model, and is it working there?"""
+        return platform in self.members[model_id].served and self.working_on(model_id, platform)
+
     def working_on(self, model_id: int, platform: str) -> bool:
         """Does the model work on the platform (its row there, else its own)?"""
         row = self.lifecycle(model_id, platform)
@@ -60,9 +65,10 @@ class Registry:
 
     def answer(self, alias_row):
         """The /resolve answer for an alias string asked exactly (asked once per alias)."""
-        if alias_row.alias not in self._answers:
-            self._answers[alias_row.alias] = answer_match(self.conn, alias_row.alias, Match(alias_row, "exact", 1.0))
-        return self._answers[alias_row.alias]
+        key = (alias_row.alias, alias_row.source)   # one string may be an id of two platforms
+        if key not in self._answers:
+            self._answers[key] = answer_match(self.conn, alias_row.alias, Match(alias_row, "exact", 1.0))
+        return self._answers[key]
 
 
 def retiring_without_upgrade(reg: Registry) -> list:
@@ -188,6 +194,8 @@ def upgrade_differs_by_id(reg: Registry) -> list:
         own = reg.lifecycle(model_id, OFFICIAL)["upgrade_id"]
         if got == own or answer.platform == HUB_PLATFORM or _schedules_matter(reg, model_id, answer.platform, got, own):
             continue
+        if own is not None and not reg.serves(own, answer.platform):   # chosen among what the platform serves
+            continue
         found.append(f"{alias.alias} [{answer.platform}]: upgrade {got and reg.slug(got)},"
                      f" the model's own {own and reg.slug(own)}, with no schedule of that platform to say why")
     return sorted(set(found))
@@ -203,6 +211,45 @@ def _schedules_matter(reg: Registry, model_id: int, platform: str, got, own) -> 
     return any(platform in reg.members[mid].schedules for mid in visited | {got, own} if mid in reg.members)
 
 
+def platform_ids(reg: Registry):
+    """(alias, its answer) of every id a platform other than the provider's own API serves (a cloud's, the
+    gateway's, a hub repo's), asked exactly."""
+    for alias in reg.aliases:
+        answer = reg.answer(alias)
+        if answer.platform != OFFICIAL:
+            yield alias, answer
+
+
+def upgrade_off_platform(reg: Registry) -> list:
+    """(j) A platform's id whose upgrade is given as no id, or as an id of another platform; a hub id of open
+    weights whose upgrade is not published weights."""
+    found = []
+    for alias, answer in platform_ids(reg):
+        if answer.upgrade is None:
+            continue
+        chosen, want = answer.upgrade_alias, OFFICIAL if answer.platform == HUB_PLATFORM else answer.platform
+        if chosen is None or chosen.source != want:
+            found.append(f"{alias.alias} [{answer.platform}] -> {answer.upgrade['slug']}: "
+                         f"{'no id' if chosen is None else chosen.alias + ' (' + chosen.source + ')'} in its platform")
+        elif answer.platform == HUB_PLATFORM and not reg.members[answer.upgrade["id"]].open_weights:
+            found.append(f"{alias.alias} [hub] -> {answer.upgrade['slug']}, which is not published weights")
+    return sorted(found)
+
+
+def platform_shares(reg: Registry) -> dict:
+    """platform -> (ids whose upgrade comes back as an id of that platform, ids with an upgrade): the figure
+    `registry audit` prints per platform."""
+    shares: dict = {}
+    for alias, answer in platform_ids(reg):
+        if answer.upgrade is None or alias.source != answer.platform and answer.platform != HUB_PLATFORM:
+            continue
+        want = OFFICIAL if answer.platform == HUB_PLATFORM else answer.platform
+        kept, total = shares.get(answer.platform, (0, 0))
+        chosen = answer.upgrade_alias
+        shares[answer.platform] = (kept + (chosen is not None and chosen.source == want), total + 1)
+    return dict(sorted(shares.items()))
+
+
 INVARIANTS = {
     "(a) retiring with no upgrade though a working fit exists": retiring_without_upgrade,
     "(b) upgrade not final": upgrades_not_final,
@@ -211,4 +258,5 @@ INVARIANTS = {
     "(e) upgrade_alias does not keep the caller's format": format_not_kept,
     "(f) bare product word resolves above 0.5": bare_words_resolved,
     "(g) upgrade differs by id, platform schedules aside": upgrade_differs_by_id,
+    "(j) a platform's id upgraded off its platform": upgrade_off_platform,
 }

@@ -11,9 +11,10 @@ stores the answers (models.status, platform_lifecycles); the read path (`registr
 feeds, the scanner, MCP) reads what was stored and counts days with `today()` and `days_left()`. Nothing here imports
 Flask, SQLite or another registry package but the vocabulary (`registry/fields.py`: statuses, platforms).
 """
+from .fit import is_preview
 from .platforms import Lifecycle, lifecycles, on_platform, views
 from .status import Member, days_left, derive, own_statuses, today, working
 from .upgrade import View, path, upgrade_in
 
-__all__ = ["Lifecycle", "Member", "View", "days_left", "derive", "lifecycles",
+__all__ = ["Lifecycle", "Member", "View", "days_left", "derive", "is_preview", "lifecycles",
            "on_platform", "own_statuses", "path", "today", "upgrade_in", "views", "working"]

@@ -19,6 +19,8 @@ COMPATIBLE_TYPES = {frozenset({"code", "chat"})}
 # Words that name a tier of a product line: a fit keeps the same ones.
 TIER_WORDS = frozenset({"nano", "micro", "mini", "lite", "flash", "haiku", "sonnet", "opus", "pro", "small",
                         "medium", "large", "max", "ultra"})
+# Words of an id that name a preview or experimental release (`gemini-3.1-pro-preview`, `gemini-exp-1206`).
+PREVIEW_WORDS = frozenset({"preview", "exp", "experimental"})
 # Size classes of open weights, by total parameters: a fit is in the same or a larger one.
 SIZE_CLASS_BOUNDS = (3e9, 10e9, 20e9, 50e9, 150e9, 500e9)
 _WORDS = re.compile(r"[a-z]+")
@@ -35,6 +37,12 @@ def size_class(parameter_count) -> int | None:
 def tiers(slug: str) -> frozenset:
     """The tier words in a model's slug."""
     return frozenset(_WORDS.findall(slug)) & TIER_WORDS
+
+
+def is_preview(slug: str, stated: bool | None = None) -> bool:
+    """Is a model a preview or experimental release: as a source states it (a curated `preview`), else as its id
+    says (a preview word)?"""
+    return bool(stated) if stated is not None else bool(frozenset(re.split(r"[^a-z0-9]+", slug)) & PREVIEW_WORDS)
 
 
 def same_kind(current: Member, upgrade: Member) -> str | None:

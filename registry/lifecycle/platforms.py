@@ -34,18 +34,24 @@ def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
     if platform == OFFICIAL:
         return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id,
                          sources=own_sources)
-    entry = member.schedules.get(platform)
-    if entry:
+    entry = member.schedules.get(platform) or {}
+    named = entry.get("sources") or {}
+    if any(entry.get(k) for k in (*DATES, "status", "successor")):
         days = {k: entry.get(k) for k in DATES}
         status = entry.get("status") or derive(days, {}, on) or (own if working(own) else "active")
         successor = entry.get("successor_id")
         if successor is None and platform != HUB_PLATFORM:
             successor = member.successor_id
-        source = entry.get("source")
         return Lifecycle(status, days["deprecation_date"], days["sunset_date"], successor, own_schedule=True,
-                         sources={k: source for k in (*DATES, "status", "successor") if entry.get(k)})
+                         sources={k: named.get(k, entry.get("source")) for k in (*DATES, "status", "successor")
+                                  if entry.get(k)})
     if platform == HUB_PLATFORM:   # published weights: no host's retirement shuts them down
         return Lifecycle(own if working(own) else "active")
+    if entry.get("listed") and not working(own):
+        # The platform's own catalog lists the id today with no schedule of its own: it still serves the model
+        # its provider retired (Bedrock keeps a model its maker's API shut down).
+        return Lifecycle("active", successor_id=member.successor_id, own_schedule=True,
+                         sources={"status": named.get("listed", entry.get("source"))})
     return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id, sources=own_sources)
 
 
@@ -63,10 +69,10 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
     """platform -> (View, {id: Lifecycle without the upgrade}) for the model's own API and every
     platform serving some model; members as loaded (floating ids' inheritance applied here).
 
-    A cloud or the gateway differs from the provider's own API only where it has a schedule of its own:
-    its upgrade is the model's own, platform schedules aside, and where that upgrade has no id there the
-    answer says so (upgrade_alias null). The hub serves published weights only: every other model has
-    the status UNSERVED there, so a hub id is only ever sent to other published weights.
+    Every other platform serves only its own models: every model it serves no id of has the status UNSERVED
+    there, so an id of a cloud, the gateway or the hub is only ever sent to a model that platform serves (the
+    upgrade is chosen on the caller's platform, docs/lifecycle.md#the-upgrade); a served model's status there
+    is its platform schedule's, else the model's own (the hub: working while the weights are published).
     """
     effective = {mid: inherited(m, members) for mid, m in members.items()}
     own = own_statuses(effective, on)
@@ -74,19 +80,22 @@ def views(members: dict, family_successor: dict, on: str) -> dict:
     mine = {mid: on_platform(m, OFFICIAL, own[mid], on) for mid, m in effective.items()}
     by_kind: dict = {}   # every view's lines by kind: the same members and families, indexed once
     out = {OFFICIAL: (View(effective, {mid: lc.status for mid, lc in mine.items()},
-                           {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor, by_kind),
+                           {mid: lc.successor_id for mid, lc in mine.items()}, families, family_successor, by_kind,
+                           frozenset(mid for mid, m in effective.items() if m.preview)),
                       mine)}
     official = out[OFFICIAL][0]
     for platform in sorted({p for m in effective.values() for p in m.served} - {OFFICIAL}):
         here = {mid: on_platform(m, platform, own[mid], on) for mid, m in effective.items()
                 if platform in m.served or platform in m.schedules}
         hub = platform == HUB_PLATFORM
-        status = dict.fromkeys(effective, UNSERVED) if hub else dict(official.status)
+        served = {mid: lc for mid, lc in here.items() if platform in effective[mid].served}
+        status = dict.fromkeys(effective, UNSERVED)
         successor = {} if hub else dict(official.successor)
-        status.update((mid, lc.status) for mid, lc in here.items())
+        status.update((mid, lc.status) for mid, lc in served.items())
         successor.update((mid, lc.successor_id) for mid, lc in here.items())
-        out[platform] = (View(effective, status, successor, families, family_successor, by_kind),
-                         {mid: lc for mid, lc in here.items() if platform in effective[mid].served})
+        preview = official.preview | {mid for mid, m in effective.items()
+                                      if (m.schedules.get(platform) or {}).get("preview")}
+        out[platform] = (View(effective, status, successor, families, family_successor, by_kind, preview), served)
     return out
 
 
@@ -101,9 +110,12 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
         touched[mid] = set()
         lc.upgrade_id = upgrade_in(official, mid, touched[mid])
         rows[(mid, OFFICIAL)] = lc
+    # where a platform may offer its own best fit: the provider offers an upgrade, or does not retire the model at all
+    offered = frozenset(mid for mid, lc in mine.items() if lc.upgrade_id is not None or official.working(mid))
     for platform, (view, here) in decided.items():
         if platform == OFFICIAL:
             continue
+        view.own_best = offered
         # Lines where this platform still serves a model the provider's own API retired: there it may
         # offer a fit the model's own decision passed over.
         revived = {view.members[mid].family_id for mid in here
@@ -113,7 +125,9 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
             # platform decides the same (it only has fewer models to offer): computed once, reused.
             reached = touched[mid] | {mid}
             same = all(view.status[v] == official.status[v] and view.successor.get(v) == official.successor.get(v)
-                       for v in reached) and not _lines(view, reached) & revived
+                       and (v in view.preview) == (v in official.preview)
+                       for v in reached) and not _lines(view, reached) & revived \
+                and (rows[(mid, OFFICIAL)].upgrade_id is not None or view.working(mid))   # else its own best fit
             lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same else upgrade_in(view, mid)
             rows[(mid, platform)] = lc
     return rows

@@ -59,6 +59,8 @@ class Member:
     open_weights: bool = False
     key: str = ""
     pinned: bool = False
+    preview: bool = False   # the provider calls it a preview or experimental release (lifecycle.is_preview)
+    provider_id: int | None = None   # whose model it is: a platform's own best fit is among the same provider's
 
     def dates(self) -> dict:
         """The model's own lifecycle days."""

@@ -10,7 +10,12 @@ From the model being asked about, take one step at a time until a step changes n
 3. else, for a model that is not working, the newest working fit of the line's successor line (the
    line the provider named, followed on while a line has no fit);
 4. else, for a model that is not working, the first replacement on its chain that still answers
-   (deprecated, not yet shut down): the provider's word is still better than nothing.
+   (deprecated, not yet shut down): the provider's word is still better than nothing;
+5. else, on a platform other than the provider's own API, the newest working model of the provider that
+   the platform serves and that fits (the platform's own best fit).
+
+In steps 2, 3 and 5 a generally available fit comes before a preview; a preview is reached only from a model
+that is not working (or is a preview itself), and only where no generally available fit exists.
 
 The answer is the last model reached, when it still answers there and is not the model asked about.
 So an answer's own upgrade is always null (the steps from it were already taken), and a family's
@@ -48,6 +53,31 @@ class View:
     # (family, model_type, tiers) -> ids newest first, built on first use; views of one registry may share one
     # (it reads only members and families).
     by_kind: dict = field(default_factory=dict)
+    # The models this platform calls a preview or experimental release: a fit only where no generally available
+    # one is (docs/lifecycle.md#the-upgrade).
+    preview: frozenset = frozenset()
+    # On a platform other than the provider's own API, the models whose provider offers an upgrade (their own API's
+    # decision found one) or does not retire them: where neither the line nor its successor lines offer a fit the
+    # platform serves, the platform's own best fit is the newest working model of the provider it serves that fits.
+    # A model its provider retires with no fit offered (a `successor: null` on record) gets none here either.
+    own_best: frozenset = frozenset()
+    _served_newest: list | None = None
+
+    def platform_fit(self, anchor: Member) -> int | None:
+        """The newest working model of anchor's provider this platform serves that fits anchor (FIT_RULES), a
+        generally available one before a preview; None where own_best does not hold anchor."""
+        if anchor.id not in self.own_best or anchor.provider_id is None:
+            return None
+        if self._served_newest is None:
+            self._served_newest = sorted((mid for mid in self.status if self.working(mid)),
+                                         key=lambda mid: (self.members[mid].release_date or "", self.members[mid].slug),
+                                         reverse=True)
+        rules = FIT_RULES if anchor.release_date else undated(FIT_RULES)
+        fits_here = [mid for mid in self._served_newest if mid != anchor.id
+                     and self.members[mid].provider_id == anchor.provider_id
+                     and self.members[mid].open_weights == anchor.open_weights
+                     and self.members[mid].points_to_id is None and fits(anchor, self.members[mid], rules)]
+        return next((mid for mid in fits_here if mid not in self.preview), fits_here[0] if fits_here else None)
 
     def working(self, model_id: int | None) -> bool:
         """Can a caller on this platform still call the model?"""
@@ -79,21 +109,25 @@ class View:
                     self.by_kind.setdefault((fid, m.model_type, tiers(m.slug)), []).append(mid)
         return self.by_kind.get((family_id, anchor.model_type, tiers(anchor.slug)), ())
 
-    def newest_fit(self, family_id: int, anchor: Member, rules: tuple) -> int | None:
-        """The newest working model of a line that fits anchor by rules, or None."""
+    def newest_fit(self, family_id: int, anchor: Member, rules: tuple, previews: bool = True) -> int | None:
+        """The newest generally available working model of a line that fits anchor by rules, else (previews) the
+        newest preview that does, or None."""
         if not anchor.release_date:
             rules = undated(rules)
+        preview = None
         for seen, candidate_id in enumerate(self.candidates(family_id, anchor, rules)):
             candidate = self.members[candidate_id]
             if seen >= SCAN_LIMIT:
-                return None
+                break
             if anchor.release_date and candidate.release_date and candidate.release_date <= anchor.release_date:
-                return None   # newest first: every later candidate is older still
+                break   # newest first: every later candidate is older still
             if candidate_id == anchor.id or not self.working(candidate_id):
                 continue
             if fits(anchor, candidate, rules):
-                return candidate_id
-        return None
+                if candidate_id not in self.preview:
+                    return candidate_id
+                preview = preview or candidate_id
+        return preview if previews else None
 
     def successor_lines(self, family_id: int) -> list[int]:
         """The lines a line's named successors lead to, in order (cycle-safe)."""
@@ -125,8 +159,10 @@ class View:
             end = self.members[links[-1]] if links else None
             still_answers = next((link for link in links if self.callable(link)), None)
         anchors = ([end] if end is not None else []) + [here]
+        # A working, generally available model is never moved to a preview: only one that is going is.
+        previews = not working or position in self.preview
         for anchor in anchors:
-            found = self.newest_fit(anchor.family_id, anchor, FIT_RULES)
+            found = self.newest_fit(anchor.family_id, anchor, FIT_RULES, previews)
             if found is not None:
                 return found
         if working:
@@ -136,6 +172,8 @@ class View:
                 found = self.newest_fit(line, anchor, LINE_RULES)
                 if found is not None:
                     return found
+        if still_answers is None:
+            return self.platform_fit(here)
         return still_answers
 
 

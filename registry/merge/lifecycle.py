@@ -42,9 +42,11 @@ def _load_signals(conn) -> dict:
 
 
 def _served(metadata: dict, canonical_url: str | None, sources: set, open_weights: bool) -> frozenset:
-    """The platforms a model's ids belong to: its alias sources, and the hub for published weights."""
+    """The platforms a model's ids belong to: its alias sources, every platform with a schedule of its own for it
+    (it serves, or served, the model under the provider's own id: a Gemini id on Vertex AI), and the hub for
+    published weights."""
     on_hub = open_weights and (metadata.get("hub_id") or str(canonical_url or "").startswith(HUB_PAGE))
-    return frozenset(sources | ({HUB_PLATFORM} if on_hub else set()))
+    return frozenset(sources | set(metadata.get("platforms") or ()) | ({HUB_PLATFORM} if on_hub else set()))
 
 
 def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
@@ -52,8 +54,8 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
     flags = _load_signals(conn) if signals is None else signals
     rows = {r["id"]: r for r in conn.execute(
         "SELECT m.id, m.slug, m.family_id, m.status, m.model_type, m.release_date, m.deprecation_date,"
-        " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, f.is_open_source"
-        " FROM models m JOIN families f ON f.id = m.family_id")}
+        " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, f.is_open_source,"
+        " f.provider_id FROM models m JOIN families f ON f.id = m.family_id")}
     ids = {r["slug"]: mid for mid, r in rows.items()}
     sources: dict = {}
     for model_id, source in conn.execute("SELECT DISTINCT model_id, source FROM aliases"):
@@ -73,7 +75,8 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
             points_to_id=ids.get(metadata.get("points_to")), flags=flags.get(r["slug"], {}),
             schedules=schedules, sources={**provenance, "points_to": provenance.get("points_to")},
             served=_served(metadata, r["canonical_url"], sources.get(mid, set()), bool(r["is_open_source"])),
-            removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)))
+            removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)),
+            preview=rules.is_preview(r["slug"], metadata.get("preview")), provider_id=r["provider_id"])
     family_successor = {fid: succ for fid, succ in conn.execute(
         "SELECT id, successor_id FROM families WHERE successor_id IS NOT NULL")}
     return members, family_successor, rows

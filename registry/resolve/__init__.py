@@ -1,13 +1,16 @@
-"""Identifier -> model -> upgrade: normalize, platform_forms, index, substring, cache, upgrade."""
+"""Identifier -> model -> upgrade: normalize, platform_forms, index, substring, cache, written, upgrade."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..queries import catalog
-from ..fields import HUB_PLATFORM, OFFICIAL
+from ..fields import HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, RETIRING
 from .cache import alias_index
-from .index import Match
-from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_alias_for, upgrade_aliases, upgrade_for
+from .index import AliasRow, Match
+from .normalize import normalize as normalized   # the package keeps `normalize` as its submodule's name
+from .platform_forms import spelled_differently
+from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_aliases, upgrade_for
+from .written import Written, written
 
 _HUB_HOSTS = ("https://huggingface.co/", "http://huggingface.co/", "huggingface.co/", "hf.co/")
 
@@ -24,6 +27,9 @@ class Resolution:
     upgrade: object | None
     upgrade_alias: object | None
     kept: FormatKept | None = None
+    how: Written = field(default_factory=Written)   # how the caller wrote the id: its route, its platform
+    first_party: object | None = None   # the provider's own upgrade, where it is another model than upgrade
+    notes: list = field(default_factory=list)       # what the answer could not give in the caller's terms
 
     @property
     def status(self) -> str:
@@ -31,10 +37,15 @@ class Resolution:
         return self.lifecycle["status"]
 
 
-def platform_of(q: str, matched, lifecycles: dict) -> str:
-    """The platform an identifier belongs to: the hub for a published-weights repo id of open weights
-    ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'), else its alias's source."""
-    if matched.source == OFFICIAL and HUB_PLATFORM in lifecycles:
+def platform_of(q: str, matched, lifecycles: dict, how: Written | None = None) -> str:
+    """The platform an identifier belongs to: the one its route names where the model is served there
+    ('vertex_ai/gemini-2.5-pro'); the provider's own API for an id of a platform outside the four; the hub for a published-weights repo id of open weights
+    ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'); else its alias's source."""
+    if how is not None and how.platform in lifecycles:
+        return how.platform
+    if how is not None and how.outside:   # another platform's id: the provider's own lifecycle, no other platform's
+        return OFFICIAL
+    if matched.source == OFFICIAL and HUB_PLATFORM in lifecycles and (how is None or not how.prefix):
         text = q.strip()
         for host in _HUB_HOSTS:
             if text.lower().startswith(host):
@@ -59,22 +70,55 @@ def upgrade_target(db, model_id: int) -> tuple:
 
 def answer_match(db, q: str, match: Match, target=None) -> Resolution:
     """What the registry answers for an identifier q that matched an alias (resolve, the calendar and
-    webhooks of a watched id alike). target(model_id): upgrade_target of a model, read from db when not
-    given (the API keeps them per data generation: a family's models share one upgrade)."""
+    webhooks of a watched id alike): on the platform q is written for, the upgrade chosen there and its id
+    written as q is (docs/lifecycle.md#the-upgrade). target(model_id): upgrade_target of a model, read from db
+    when not given (the API keeps them per data generation: a family's models share one upgrade)."""
+    target = target or (lambda model_id: upgrade_target(db, model_id))
     row, platforms = catalog.model_with(db, match.row.model_slug)
     lifecycles = {r["platform"]: r for r in platforms}
-    platform = platform_of(q, match.row, lifecycles)
-    lifecycle = lifecycles.get(platform) or lifecycles.get("official") or _unknown(row)
-    upgrade = chosen = kept = None
-    if lifecycle["upgrade_id"] and target is not None:
-        upgrade, aliases = target(lifecycle["upgrade_id"])   # upgrade_alias_for, its aliases already read
-        chosen = pick_upgrade_alias(match.row, aliases, query=q) if upgrade is not None else None
-    elif lifecycle["upgrade_id"]:
-        upgrade = catalog.model_row(db, model_id=lifecycle["upgrade_id"])
-        chosen = upgrade_alias_for(db, match.row, upgrade, query=q) if upgrade is not None else None
-    if upgrade is not None:
-        kept = format_kept(match.row, chosen, upgrade, query=q)
-    return Resolution(match, row, platform, lifecycle, upgrade, chosen, kept)
+    how = written(q, gateway_listed=match.stage == "exact" and match.row.source == "gateway",
+                  spelled_elsewhere=match.stage == "form" and spelled_differently(normalized(q),
+                                                                                  normalized(match.row.alias)))
+    bare = q.strip()[len(how.prefix):]   # the platform's id as the caller wrote it, without the client's route
+    platform = platform_of(q, match.row, lifecycles, how)
+    lifecycle = lifecycles.get(platform) or lifecycles.get(OFFICIAL) or _unknown(row)
+    if how.platform and how.platform != platform:
+        # Not served where the route says: the answer is another platform's, so its ids are written bare.
+        note = f"{row['display_name']} has no id on {PLATFORM_NAMES[how.platform]}: this answer is for " \
+               f"{PLATFORM_NAMES[platform]}."
+        how = Written()
+    else:
+        note = None
+    found = Resolution(match, row, platform, lifecycle, None, None, how=how, notes=[note] if note else [])
+    if lifecycle["upgrade_id"]:
+        found.upgrade, aliases = target(lifecycle["upgrade_id"])
+    own = lifecycles.get(OFFICIAL)
+    if own is not None and platform != OFFICIAL and own["upgrade_id"] and own["upgrade_id"] != lifecycle["upgrade_id"]:
+        found.first_party = target(own["upgrade_id"])[0]
+    if found.upgrade is None:
+        if found.first_party is not None:
+            where = PLATFORM_NAMES[platform]
+            found.notes.append((f"{where} serves no working fit of {row['display_name']}" if lifecycle["status"]
+                                in RETIRING else f"{row['display_name']} is still served on {where}")
+                               + f"; its provider's own upgrade is {found.first_party['display_name']}, on its API.")
+        return found
+    if how.outside:
+        # An id of a platform outside the registry's four: its model and upgrade, never another platform's id.
+        found.notes.append(how.outside_note(bare, found.upgrade["display_name"]))
+        return found
+    in_platform = _platform_alias(match.row, platform)
+    found.upgrade_alias = pick_upgrade_alias(in_platform, aliases, query=bare)
+    found.kept = format_kept(in_platform, found.upgrade_alias, found.upgrade, query=bare)
+    return found
+
+
+def _platform_alias(matched, platform: str):
+    """The matched alias as an id of the platform answered for (a Gemini id matched on the Gemini API, asked
+    as `vertex_ai/...`, is Vertex AI's id of the same string); the hub's ids are the provider's own."""
+    if platform in (matched.source, HUB_PLATFORM):
+        return matched
+    return AliasRow(matched.alias, platform, matched.model_slug, matched.position, matched.release_date,
+                    matched.status, matched.params)
 
 
 def as_watched(db, row, identifier: str | None = None, match: Match | None = None) -> tuple:
@@ -98,5 +142,5 @@ def _unknown(row) -> dict:
             "upgrade_slug": None, "upgrade_name": None, "upgrade_status": None}
 
 
-__all__ = ["Resolution", "answer_match", "as_watched", "platform_of", "resolve_identifier", "upgrade_for",
-           "upgrade_target"]
+__all__ = ["Resolution", "Written", "answer_match", "as_watched", "platform_of", "resolve_identifier",
+           "upgrade_for", "upgrade_target", "written"]

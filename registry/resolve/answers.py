@@ -1,26 +1,42 @@
 """The JSON shapes of resolve and upgrade answers: one copy for the API views, the scanner and MCP."""
 from __future__ import annotations
 
+import json
+
+from ..lifecycle import is_preview
 from ..queries import catalog
 from . import Resolution
+
+
+def metadata_of(row) -> dict:
+    """A model row's metadata as a dict (empty when none)."""
+    return json.loads(row["metadata"]) if row["metadata"] else {}
 
 
 def resolve_answer(found: Resolution) -> dict:
     """What GET /resolve answers for a Resolution (docs/lifecycle.md#what-resolve-answers)."""
     row, upgrade, chosen, kept = found.model, found.upgrade, found.upgrade_alias, found.kept
+    notes = found.notes + ([kept.note] if kept is not None and kept.note else [])
     return {
         "matched_model": {"slug": row["slug"], "display_name": row["display_name"], "status": found.status,
                           "family": row["family_slug"]},
         "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
         "confidence": found.match.confidence,
         "is_latest": found.status == "latest",
-        "upgrade": None if upgrade is None else {
-            "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"]},
-        "upgrade_alias": {"alias": chosen.alias, "source": chosen.source} if chosen else None,
-        "upgrade_alias_kept": None if kept is None else kept.kept,
-        "upgrade_alias_note": None if kept is None else kept.note,
+        "upgrade": None if upgrade is None else _model(upgrade),
+        "upgrade_alias": {"alias": chosen.alias, "source": chosen.source, "written": found.how.around(chosen.alias),
+                          "listed": bool(chosen.listed)} if chosen else None,
+        "upgrade_alias_kept": None if upgrade is None else bool(kept and kept.kept),
+        "upgrade_alias_note": " ".join(notes) or None,
+        "first_party_upgrade": None if found.first_party is None else _model(found.first_party),
         "platform_lifecycle": catalog.platform_dict(found.lifecycle),
     }
+
+
+def _model(row) -> dict:
+    """An upgrade as an answer names it: slug, name, status, and whether it is a preview release."""
+    return {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"],
+            "preview": is_preview(row["slug"], metadata_of(row).get("preview"))}
 
 
 def upgrade_answer(row, upgrade) -> dict:

@@ -30,14 +30,15 @@ from .platform_forms import FormIndex, same_size
 from .substring import SubstringIndex
 from .table import AliasRow, AliasTable, HashedIds
 
-CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "substring": 0.5, "typo": 0.5}
+# "form": normalized too, through another platform's spelling (platform_forms.py: Groq, Ollama, Together, ...).
+CONFIDENCE = {"exact": 1.0, "normalized": 0.8, "form": 0.8, "substring": 0.5, "typo": 0.5}
 __all__ = ["AliasIndex", "AliasRow", "CONFIDENCE", "Match"]
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
     row: AliasRow
-    stage: str                 # "exact" | "normalized" | "substring"
+    stage: str                 # "exact" | "normalized" | "form" | "substring" | "typo"
     confidence: float
 
 
@@ -144,7 +145,7 @@ class AliasIndex:
             numbers, size = self.forms.without_size(n)
             forms = [r for r in self._rows(numbers) if table.params(r) and same_size(table.params(r), size)]
         if forms:
-            return self._best(forms, guess), "normalized"
+            return self._best(forms, guess), "form"
         row = self.substring.match(n, guess, self.forms.names_another)
         if row is not None:
             return row, "substring"

@@ -33,6 +33,9 @@ DIRECT_API_PREFIXES = frozenset({
     "moonshot", "volcengine", "databricks", "snowflake", "friendliai", "lm_studio",
     "hosted_vllm", "vllm", "github", "nscale", "novita", "featherless_ai", "nebius",
 })
+# LiteLLM's routes to a provider's own API that are OpenRouter organisations too (registry/resolve/written.py).
+SHARED_ROUTES = frozenset({"anthropic", "openai", "deepseek", "cohere", "perplexity"})
+_DOTTED_VERSION = re.compile(r"\d\.\d")
 # path heads of ids that name the provider's own model: Gemini 'models/', Fireworks
 # 'accounts/fireworks/models/', Cloudflare '@cf/'
 HOSTED_PATHS = frozenset({"models", "accounts", "@cf", "cloudflare"})
@@ -207,8 +210,12 @@ def guess_source(q: str) -> str | None:
     if _BEDROCK_VERSION.search(last) or _DOT_PREFIX.match(last):
         return "cloud-a"
     if "/" in s:
-        first = s.split("/", 1)[0]
+        first, _, rest = s.partition("/")
         if first in DIRECT_API_PREFIXES or first in HOSTED_PATHS:
+            return "official"
+        # LiteLLM's route to the provider's API, written as the provider writes its id ('anthropic/claude-opus-4-1-
+        # 20250805'); the gateway writes a version with a dot ('anthropic/claude-sonnet-4.5'): registry/resolve/written.py
+        if first in SHARED_ROUTES and not _DOTTED_VERSION.search(rest):
             return "official"
         # a published-weights name ('Qwen/Qwen2.5-72B-Instruct') keeps its capitals;
         # gateway ids are lower case

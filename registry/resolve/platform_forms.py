@@ -127,6 +127,12 @@ def form_key(tokens: list[str]) -> str:
     return " ".join(words) + "|" + " ".join(nums)
 
 
+def spelled_differently(n: str, alias_n: str) -> bool:
+    """Do two normalized ids that share a form key differ by more than word order: by words or a context size a
+    platform adds or drops (Groq's 'llama3-70b-8192' for 'Meta-Llama-3-70B-Instruct'), not 'claude-4-sonnet'?"""
+    return sorted(split(n)) != sorted(split(alias_n))
+
+
 def _alias_tokens(tokens: list[str]) -> list[str]:
     """An alias's tokens without the words chat-only platforms drop."""
     return [t for t in tokens if t not in DROPPED_WORDS]
@@ -210,12 +216,21 @@ class FormIndex:
         return False
 
     def lookup(self, n: str) -> list[int]:
-        """The numbers of the normalized aliases q (normalized: n) matches in form, with every pin of q."""
+        """The numbers of the normalized aliases q (normalized: n) matches in form, with every pin of q; where the
+        stem's names carry a context size but none with q's ('llama3-70b-8192', where only Perplexity's old
+        'llama-3.1-sonar-*-128k-online' carry one), a context size in tokens is a platform's decoration after all."""
         tokens = split(n)
         tokens = query_tokens(tokens, self.names.get(stem(tokens), frozenset()))
         want, rest = _pins_and_rest(tokens)
         key = form_key(rest)
-        return self._with_pins(key, want) if key else []
+        found = self._with_pins(key, want) if key else []
+        # Only a size in tokens ('-8192', '-32768'), as a platform appends one: names write theirs in k ('gpt-4-32k').
+        # It reads like a pin too (8192), so the pins are taken again without it.
+        if not found and any(t.isdigit() and is_context_size(t) for t in tokens):
+            want, rest = _pins_and_rest([t for t in tokens if not (t.isdigit() and is_context_size(t))])
+            key = form_key(rest)
+            found = self._with_pins(key, want) if key else []
+        return found
 
     def typo(self, n: str) -> list[int]:
         """The numbers of the normalized aliases q matches in form once one word of q is corrected (one letter

@@ -35,6 +35,7 @@ class AliasRow:
     release_date: str | None   # the model's, for tie-breaks
     status: str                # the model's: active / latest / deprecated / sunset
     params: int | None = None  # the model's parameter count, when the registry knows it
+    listed: bool | None = None  # an automated listing names it (read for an upgrade's aliases; None: not read)
 
 
 class Strings:
@@ -298,9 +299,11 @@ class AliasTable:
         return self.models.param_count(self.model[row])
 
     def static_key(self, row: int) -> tuple:
-        """The tie-break order after the source: not sunset, newest, slug (the model's rank), then
-        source, position, alias."""
-        return (self.models.rank[self.model[row]], self.source_names[self.source[row]], self.position[row],
+        """The tie-break order after the source: not sunset, newest, slug (the model's rank), then the
+        provider's own id before another platform's (an id no platform's format claims is written as the provider
+        writes it), source, position, alias."""
+        source = self.source_names[self.source[row]]
+        return (self.models.rank[self.model[row]], source != "official", source, self.position[row],
                 self.aliases[row])
 
     def row(self, row: int) -> AliasRow:

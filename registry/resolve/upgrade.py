@@ -115,5 +115,5 @@ def upgrade_alias_for(db, matched: AliasRow, upgrade, query: str | None = None) 
 def upgrade_aliases(db, upgrade) -> list[AliasRow]:
     """An upgrade model's aliases as AliasRows."""
     return [AliasRow(alias=a["alias"], source=a["source"], model_slug=upgrade["slug"], position=a["position"],
-                     release_date=upgrade["release_date"], status=upgrade["status"])
+                     release_date=upgrade["release_date"], status=upgrade["status"], listed=bool(a["listed"]))
             for a in catalog.model_aliases(db, upgrade["id"])]

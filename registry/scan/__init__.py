@@ -79,16 +79,22 @@ def _finding(path: str, shown: str, occ: Occurrence, answer: dict | None, min_co
         return None
     shutdown = shutdown_of(answer["lifecycle"], answer.get("platform_lifecycle"))
     upgrade, alias = answer.get("upgrade"), answer.get("upgrade_alias")
-    replacement = in_route(occ.text, alias["alias"]) if alias else None
-    # Never write an id the caller's platform does not serve: a lost region prefix, hub form or variant
-    # (an answer from an older server has no upgrade_alias_kept: its alias kept the source, as before).
-    served = answer.get("upgrade_alias_kept") is not False
+    # The upgrade's id written as the caller writes ids (its client route kept); an older server's answer has no
+    # `written`, and its alias is put behind the same route here.
+    replacement = (alias.get("written") or in_route(occ.text, alias["alias"])) if alias else None
+    # Never write an id the caller's platform does not serve (a lost region prefix, hub form or variant), one no
+    # platform's own listing names (curated alone), or a preview into code (docs/scan.md#fix); an older server's
+    # answer has none of these fields: its alias kept the source, as before.
+    held = ([f"no platform's own listing names {alias['alias']}"] if alias and alias.get("listed") is False else []) \
+        + ([f"{upgrade['display_name']} is a preview release"] if (upgrade or {}).get("preview") else [])
+    served = answer.get("upgrade_alias_kept") is not False and not held
+    note = " ".join(filter(None, [answer.get("upgrade_alias_note"), "; ".join(held) + "." if held else None]))
     return Finding(
         path=shown, line=occ.line, col=occ.col, end_col=occ.col + len(occ.text), text=occ.text,
         model=model["slug"], display_name=model["display_name"], status=model["status"],
         confidence=answer["confidence"], shutdown=shutdown, days_left=days_left(shutdown),
         upgrade=upgrade["slug"] if upgrade else None, upgrade_status=upgrade["status"] if upgrade else None,
-        upgrade_alias=replacement, upgrade_note=answer.get("upgrade_alias_note"),
+        upgrade_alias=replacement, upgrade_note=note or None,
         fixable=bool(replacement and served and upgrade and upgrade["status"] in WORKING and replacement != occ.text),
         file=path, start=occ.start, end=occ.end)
 

@@ -1,0 +1,123 @@
+"""The team's question on the registry `make run` builds (curation, then every source from seeds/, today
+2026-12-06): is the id I call dying on my platform, and what do I move to, written the way I write ids?
+(docs/lifecycle.md#how-an-id-is-written, #the-upgrade)"""
+import pytest
+
+from helpers import ROOT, shipped_app
+from registry.fields import PLATFORM_SOURCES
+from registry.ingest import sources
+from registry.ingest.match import records_to_facts
+from registry.ingest.snapshots import load_pages
+from registry.web.connection import close_thread_connections
+
+TODAY = "2026-12-06"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    db = tmp_path_factory.mktemp("platforms") / "registry.db"
+    app = shipped_app(db, TODAY, RATELIMIT_PUBLIC="1000000/minute")
+    result = app.test_cli_runner().invoke(args=["ingest", "--offline"])
+    assert result.exit_code == 0, result.output
+    yield app.test_client()
+    close_thread_connections()
+
+
+def resolve(client, q):
+    response = client.get("/api/v1/resolve", query_string={"q": q})
+    assert response.status_code == 200, (q, response.get_json())
+    return response.get_json()
+
+
+# q, the model, the platform answered for, its shutdown day there, how the upgrade's id starts (None: none given)
+CASES = [
+    # LiteLLM's route to Anthropic's API: Anthropic's own day (August), the upgrade behind the same route
+    ("anthropic/claude-opus-4-1-20250805", "claude-opus-4-1-20250805", "official", "2026-08-05", "anthropic/claude-"),
+    # the gateway's dotted spelling of an id OpenRouter does not list: the model, never a Bedrock id
+    ("anthropic/claude-sonnet-5.5", "claude-sonnet-5-5", "official", None, None),
+    # OpenRouter's own id: its upgrade is an id OpenRouter lists or curation gives it
+    ("anthropic/claude-3.5-sonnet", "claude-3-5-sonnet-20241022", "gateway", "2025-10-28", "anthropic/claude-sonnet-"),
+    ("openrouter/anthropic/claude-3.5-sonnet", "claude-3-5-sonnet-20241022", "gateway", "2025-10-28",
+     "openrouter/anthropic/claude-sonnet-"),
+    # one string, two platforms: the Gemini API's day, and written as LiteLLM writes a Vertex id, Vertex AI's
+    ("gemini-2.5-pro", "gemini-2.5-pro", "official", "2026-12-01", "gemini-"),
+    ("vertex_ai/gemini-2.5-pro", "gemini-2.5-pro", "cloud-b", "2026-10-20", "vertex_ai/gemini-"),
+    # an agent SDK's provider prefix is kept
+    ("openai:gpt-4o", "gpt-4o", "official", "2027-01-14", "openai:gpt-"),
+    # a Bedrock route and region prefix both kept
+    ("bedrock/us.anthropic.claude-3-5-sonnet-20241022-v2:0", "claude-3-5-sonnet-20241022", "cloud-a", "2026-07-30",
+     "bedrock/us.anthropic.claude-"),
+    ("us.anthropic.claude-3-7-sonnet-20250219-v1:0", "claude-3-7-sonnet-20250219", "cloud-a", "2026-07-30",
+     "us.anthropic.claude-"),
+    # ids of platforms outside the four: their model, and no other platform's id handed back
+    ("llama3-70b-8192", "meta-llama-3-70b-instruct", "official", None, None),
+    ("groq/llama3-70b-8192", "meta-llama-3-70b-instruct", "official", None, None),
+    ("llama3.1:70b", "meta-llama-3.1-70b-instruct", "official", None, None),
+]
+
+
+@pytest.mark.parametrize("q, slug, platform, sunset, written", CASES)
+def test_an_id_is_answered_on_its_platform_in_its_own_writing(client, q, slug, platform, sunset, written):
+    body = resolve(client, q)
+    assert body["matched_model"]["slug"] == slug
+    assert body["platform_lifecycle"]["platform"] == platform
+    assert body["platform_lifecycle"]["sunset_date"] == sunset
+    alias = body["upgrade_alias"]
+    if written is None:
+        assert alias is None
+    else:
+        assert alias["written"].startswith(written), alias
+        assert alias["source"] == platform
+        # asked again, the upgrade has nothing further to say on the same platform
+        again = resolve(client, alias["written"])
+        assert again["platform_lifecycle"]["platform"] == platform and again["upgrade"] is None
+
+
+@pytest.mark.parametrize("q, says", [
+    ("groq/llama3-70b-8192", "a Groq id"),
+    ("llama3.1:70b", "a Ollama id"),
+    ("llama3-70b-8192", "another platform's spelling"),
+])
+def test_an_outside_platforms_id_says_no_id_of_it_is_known(client, q, says):
+    body = resolve(client, q)
+    assert body["upgrade"] is not None and says in body["upgrade_alias_note"]
+
+
+@pytest.mark.parametrize("q", ["meta.llama3-1-70b-instruct-v1:0", "mistral.mistral-large-2402-v1:0",
+                               "mistralai/Mistral-7B-Instruct-v0.3"])
+def test_where_the_platform_has_no_fit_the_providers_own_upgrade_is_named_beside(client, q):
+    body = resolve(client, q)
+    assert body["upgrade"] is None and body["upgrade_alias"] is None
+    assert body["first_party_upgrade"] is not None
+    assert body["first_party_upgrade"]["display_name"] in body["upgrade_alias_note"]
+
+
+def test_a_preview_is_an_upgrade_only_where_no_generally_available_fit_exists(client):
+    # Mistral Large 4 is a public preview (its card says so): the floating id stays on Mistral Large 3
+    assert resolve(client, "mistral-large-latest")["upgrade"] is None
+    # every Gemini Pro that is generally available has shut down on the Gemini API: the preview, marked
+    body = resolve(client, "gemini-1.5-pro-002")
+    assert body["upgrade"]["preview"] is True
+
+
+def test_every_id_the_catalogs_attach_resolves_to_its_model_on_its_platform(client):
+    """Each id a platform's snapshot lists and the registry attaches answers for that model on that platform:
+    as written, or, where the string is also the provider's own id, behind the platform's LiteLLM route."""
+    from registry.db import connect_ro
+    from registry.resolve.written import PLATFORM_ROUTES
+    route = {platform: prefix for prefix, platform in reversed(PLATFORM_ROUTES)}
+    conn = connect_ro(client.application.config["DATABASE"])
+    wrong = []
+    try:
+        for source, platform in PLATFORM_SOURCES.items():
+            records = sources.load(source).parse(load_pages(str(ROOT / "seeds"), source))
+            _, aliases, _ = records_to_facts(conn, source, records)
+            for _, alias, slug, _, _ in aliases:
+                body = resolve(client, alias)
+                if body["platform_lifecycle"]["platform"] != platform:
+                    body = resolve(client, route[platform] + alias)
+                if (body["matched_model"]["slug"], body["platform_lifecycle"]["platform"]) != (slug, platform):
+                    wrong.append((alias, slug, body["matched_model"]["slug"], body["platform_lifecycle"]["platform"]))
+    finally:
+        conn.close()
+    assert wrong == []
