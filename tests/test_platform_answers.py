@@ -74,8 +74,8 @@ def test_an_id_is_answered_on_its_platform_in_its_own_writing(client, q, slug, p
 
 
 @pytest.mark.parametrize("q, says", [
-    ("groq/llama3-70b-8192", "a Groq id"),
-    ("llama3.1:70b", "a Ollama id"),
+    ("groq/llama3-70b-8192", "an id of Groq"),
+    ("llama3.1:70b", "an id of Ollama"),
     ("llama3-70b-8192", "another platform's spelling"),
 ])
 def test_an_outside_platforms_id_says_no_id_of_it_is_known(client, q, says):

@@ -83,12 +83,14 @@ FOUNDATION = {"modelSummaries": [
 ]}
 
 
+OPUS_ARN = "arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-1-20250805-v1:0"
+
+
 def _profiles(*ids, token=None):
     body = {"inferenceProfileSummaries": [
         {"inferenceProfileName": f"{i} profile", "inferenceProfileArn": f"arn:aws:bedrock:us-east-1:123456789012:"
          f"inference-profile/{i}", "inferenceProfileId": i, "status": "ACTIVE", "type": "SYSTEM_DEFINED",
-         "models": [{"modelArn": "arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-1-20250805-v1:0"}]}
-        for i in ids]}
+         "models": [{"modelArn": OPUS_ARN}]} for i in ids]}
     return {**body, "nextToken": token} if token else body
 
 

@@ -5,8 +5,8 @@ import json
 from ..db import now_iso, upsert_sql
 from . import lifecycle
 from ..search import documents
-from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, FEED_SOURCE, HUB_SOURCE, LINKS, PLATFORM_SOURCES,
-                      REMOVED)
+from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, FEED_SOURCE, HUB_SOURCE, LINKS,
+                      PLATFORM_SOURCES, REMOVED)
 from .capabilities import capabilities, write_capability_rows
 from .families import Families
 from .priority import FLAG_FIELDS, merge_by_key, pick, precedence, rank

@@ -39,8 +39,9 @@ class Resolution:
 
 def platform_of(q: str, matched, lifecycles: dict, how: Written | None = None) -> str:
     """The platform an identifier belongs to: the one its route names where the model is served there
-    ('vertex_ai/gemini-2.5-pro'); the provider's own API for an id of a platform outside the four; the hub for a published-weights repo id of open weights
-    ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/Qwen3-8B'); else its alias's source."""
+    ('vertex_ai/gemini-2.5-pro'); the provider's own API for an id of a platform outside the four; the hub for a
+    published-weights repo id of open weights ('meta-llama/Llama-3.2-3B-Instruct', 'https://huggingface.co/Qwen/
+    Qwen3-8B'); else its alias's source."""
     if how is not None and how.platform in lifecycles:
         return how.platform
     if how is not None and how.outside:   # another platform's id: the provider's own lifecycle, no other platform's

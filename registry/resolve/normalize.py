@@ -214,7 +214,7 @@ def guess_source(q: str) -> str | None:
         if first in DIRECT_API_PREFIXES or first in HOSTED_PATHS:
             return "official"
         # LiteLLM's route to the provider's API, written as the provider writes its id ('anthropic/claude-opus-4-1-
-        # 20250805'); the gateway writes a version with a dot ('anthropic/claude-sonnet-4.5'): registry/resolve/written.py
+        # 20250805'); the gateway writes a version with a dot ('anthropic/claude-sonnet-4.5'): resolve/written.py
         if first in SHARED_ROUTES and not _DOTTED_VERSION.search(rest):
             return "official"
         # a published-weights name ('Qwen/Qwen2.5-72B-Instruct') keeps its capitals;

@@ -51,7 +51,8 @@ class Written:
 
     def outside_note(self, bare: str, upgrade: str) -> str:
         """What an answer about an outside platform's id says of its upgrade's id there."""
-        where = f"{bare} is another platform's spelling" if self.outside == ELSEWHERE else f"{bare} is a {self.outside} id"
+        where = f"{bare} is another platform's spelling" if self.outside == ELSEWHERE \
+            else f"{bare} is an id of {self.outside}"
         return (f"{where}: no id of {upgrade} on that platform is known, so no upgrade id is given in your format "
                 f"(this answer is its provider's own lifecycle).")
 

@@ -81,7 +81,8 @@ def parse(pages: list[Page]) -> list[Record]:
     for i, item in enumerate(models, 1):
         model_id = u.req_str(item, "modelId", u.where(SOURCE, i))
         ctx = u.where(SOURCE, i, model_id)
-        provider = PROVIDERS.get("".join(c for c in (u.opt_str(item, "providerName", ctx) or "").lower() if c.isalnum()))
+        name = u.opt_str(item, "providerName", ctx) or ""
+        provider = PROVIDERS.get("".join(c for c in name.lower() if c.isalnum()))
         schedules[model_id] = (provider, _schedule(item, ctx))
         records.append(_record(model_id, provider, schedules[model_id][1]))
     for i, item in enumerate(profiles, 1):
