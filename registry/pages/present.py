@@ -4,25 +4,16 @@ No decision is made here: status comes from the lifecycle, the upgrade from reso
 its id in each format from pick_upgrade_alias (docs/api-decisions.md#upgrade_alias); this module only
 groups them for a person and names where each fact came from.
 """
-import json
 
 from ..queries import catalog
 from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
 from ..lifecycle import days_left
 from ..resolve.index import AliasRow
-from ..resolve.upgrade import pick_upgrade_alias
+from ..resolve.answers import metadata_of
+from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases
 
-
-
-def metadata(row) -> dict:
-    """A model row's metadata as a dict (empty when none)."""
-    return json.loads(row["metadata"]) if row["metadata"] else {}
-
-
-def _alias_rows(db, row) -> list:
-    return [AliasRow(alias=a["alias"], source=a["source"], model_slug=row["slug"], position=a["position"],
-                     release_date=row["release_date"], status=row["status"])
-            for a in catalog.model_aliases(db, row["id"])]
+metadata = metadata_of      # a model row's metadata as a dict (empty when none)
+_alias_rows = upgrade_aliases   # a model's aliases as AliasRows
 
 
 def platform_ids(db, row) -> list:
