@@ -89,7 +89,9 @@ def retiring_without_upgrade(reg: Registry) -> list:
                     if reg.provider[m.id] == reg.provider[model_id] and m.points_to_id is None and not m.removed
                     and m.open_weights == x.open_weights   # a hosted line and published weights are other products
                     and (platform == OFFICIAL or platform in m.served)   # a fit the caller's platform serves
-                    and reg.working_on(m.id, platform) and fits(x, m, rules_here)), None)
+                    # and that its provider has not retired (a copy a platform still serves is no place to move to)
+                    and reg.working_on(m.id, platform) and reg.working_on(m.id, OFFICIAL)
+                    and fits(x, m, rules_here)), None)
         if fit is not None:
             found.append(f"{x.slug} [{platform}] is {row['status']} with no upgrade, though {fit.slug} fits")
     return found

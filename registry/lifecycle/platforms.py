@@ -112,10 +112,11 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
         rows[(mid, OFFICIAL)] = lc
     # where a platform may offer its own best fit: the provider offers an upgrade, or does not retire the model at all
     offered = frozenset(mid for mid, lc in mine.items() if lc.upgrade_id is not None or official.working(mid))
+    moved_on = frozenset(mid for mid in mine if not official.working(mid))
     for platform, (view, here) in decided.items():
         if platform == OFFICIAL:
             continue
-        view.own_best = offered
+        view.own_best, view.moved_on = offered, moved_on
         # Lines where this platform still serves a model the provider's own API retired: there it may
         # offer a fit the model's own decision passed over.
         revived = {view.members[mid].family_id for mid in here

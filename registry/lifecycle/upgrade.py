@@ -61,6 +61,10 @@ class View:
     # platform serves, the platform's own best fit is the newest working model of the provider it serves that fits.
     # A model its provider retires with no fit offered (a `successor: null` on record) gets none here either.
     own_best: frozenset = frozenset()
+    # On a platform other than the provider's own API, the models their provider has retired: the decision moves on
+    # from them as from a model that is not working, though the platform may still serve its copy (Bedrock's
+    # Mistral Large 24.02, the published weights of Mistral 7B).
+    moved_on: frozenset = frozenset()
     _served_newest: list | None = None
 
     def platform_fit(self, anchor: Member) -> int | None:
@@ -77,11 +81,15 @@ class View:
                      and self.members[mid].provider_id == anchor.provider_id
                      and self.members[mid].open_weights == anchor.open_weights
                      and self.members[mid].points_to_id is None and fits(anchor, self.members[mid], rules)]
+        # Across lines, open weights of a known size go first to weights whose size is known too (not_smaller can
+        # check nothing else: Command R's 35B goes to Command A's 111B before an unsized Tiny Aya).
+        if anchor.open_weights and anchor.parameter_count:
+            fits_here.sort(key=lambda mid: not self.members[mid].parameter_count)   # stable: newest first within
         return next((mid for mid in fits_here if mid not in self.preview), fits_here[0] if fits_here else None)
 
     def working(self, model_id: int | None) -> bool:
-        """Can a caller on this platform still call the model?"""
-        return model_id is not None and self.status.get(model_id) in WORKING
+        """Can a caller on this platform still call the model, and has its provider not moved on from it?"""
+        return model_id is not None and self.status.get(model_id) in WORKING and model_id not in self.moved_on
 
     def chain(self, model_id: int) -> list[int]:
         """The replacement links from a model, in order (cycle-safe); a link that changes the kind of
