@@ -12,6 +12,11 @@ resolve exactly is "base unknown to the registry", counted apart and not scored.
 3. upgrade in-platform: where `upgrade` is not null, `upgrade_alias` is not null and of the id's
    platform (docs/lifecycle.md#upgrade-alias); over lines with an upgrade only.
 
+An id that is the same string as its provider's own id (a Gemini id on Vertex AI) answers for the provider's
+API when asked bare, as the answer says (docs/lifecycle.md#how-an-id-is-written); such a line ("shared") is
+scored on its answer behind the platform's LiteLLM route (`vertex_ai/gemini-2.5-pro`), as a team writing
+LiteLLM ids asks it, and counted apart.
+
     python3 scripts/eval_platforms.py [--db PATH] [--today DATE] [--failures N] [--json]
 """
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "platform_ids.jsonl"
 PLATFORMS = ("cloud-a", "cloud-b", "gateway")
+ROUTES = {"cloud-a": "bedrock/", "cloud-b": "vertex_ai/", "gateway": "openrouter/"}   # LiteLLM's
 MEASURES = ("model", "lifecycle", "upgrade_alias")
 
 
@@ -45,11 +51,15 @@ def score_line(client, line: dict) -> dict:
     """Ask about one line; return its outcome on each measure (None: not scored)."""
     want = expected_slug(client, line["base"])
     body = resolve(client, line["q"])
+    shared = bool(body) and body["platform_lifecycle"]["platform"] == "official" != line["platform"] \
+        and body["matched_alias"]["alias"] == line["q"]
+    if shared:
+        body = resolve(client, ROUTES[line["platform"]] + line["q"])
     got = body and {"slug": body["matched_model"]["slug"], "confidence": body["confidence"],
                     "alias": body["matched_alias"], "platform": (body.get("platform_lifecycle") or {}).get("platform"),
                     "upgrade": body["upgrade"] and body["upgrade"]["slug"], "upgrade_alias": body["upgrade_alias"],
                     "note": body.get("upgrade_alias_note")}
-    out = {"line": line, "want": want, "got": got, "found": body is not None,
+    out = {"line": line, "want": want, "got": got, "found": body is not None, "shared": shared,
            "model": None, "lifecycle": None, "upgrade_alias": None}
     if want is None:
         return out
@@ -71,7 +81,7 @@ def figures(results: list[dict]) -> dict:
     for name in [*PLATFORMS, "all"]:
         rs = groups.get(name, [])
         row = {"lines": len(rs), "base_known": sum(r["want"] is not None for r in rs),
-               "not_found": sum(not r["found"] for r in rs)}
+               "not_found": sum(not r["found"] for r in rs), "shared": sum(r["shared"] for r in rs)}
         for m in MEASURES:
             scored = [r[m] for r in rs if r[m] is not None]
             row[m] = {"ok": sum(scored), "n": len(scored), "share": sum(scored) / len(scored) if scored else None}
@@ -121,11 +131,11 @@ def main() -> int:
         return 0
     print(f"lines: {len(lines)} (today {args.today}, db {args.db})")
     print(f"{'platform':<9}{'lines':>6}{'base known':>12}{'(1) model':>16}{'(2) lifecycle':>16}"
-          f"{'(3) upgrade alias':>19}{'404':>5}")
+          f"{'(3) upgrade alias':>19}{'404':>5}{'shared':>8}")
     for name, row in table.items():
         cells = [f"{row[m]['ok']}/{row[m]['n']} {row[m]['share']:.0%}" if row[m]["n"] else "-" for m in MEASURES]
         print(f"{name:<9}{row['lines']:>6}{row['base_known']:>12}{cells[0]:>16}{cells[1]:>16}{cells[2]:>19}"
-              f"{row['not_found']:>5}")
+              f"{row['not_found']:>5}{row['shared']:>8}")
     if args.failures:
         kinds = [("base", "base unknown to the registry", lambda r: r["want"] is None)]
         kinds += [(m, f"({i}) {m} wrong", lambda r, m=m: r[m] is False) for i, m in enumerate(MEASURES, 1)]
