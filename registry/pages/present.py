@@ -9,10 +9,9 @@ from ..queries import catalog
 from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
 from ..lifecycle import days_left
 from ..resolve.index import AliasRow
-from ..resolve.answers import metadata_of
 from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases
 
-metadata = metadata_of      # a model row's metadata as a dict (empty when none)
+metadata = catalog.metadata_of      # a model row's metadata as a dict (empty when none)
 _alias_rows = upgrade_aliases   # a model's aliases as AliasRows
 
 

@@ -111,11 +111,16 @@ def model_aliases(db, model_id: int) -> list:
     return packed.every(db, _ALIAS_COLUMNS, "FROM aliases WHERE model_id = ? ORDER BY " + ALIAS_ORDER, (model_id,))
 
 
+def metadata_of(row) -> dict:
+    """A model row's metadata as a dict (empty when none)."""
+    return json.loads(row["metadata"]) if row["metadata"] else {}
+
+
 def model_detail(db, row, aliases=None, platforms=None) -> dict:
     """The single-model response for a model's full row (its alias and platform lifecycle rows read when not given,
     as model_with reads them)."""
     successor = model_row(db, model_id=row["successor_id"]) if row["successor_id"] else None
-    metadata = json.loads(row["metadata"]) if row["metadata"] else {}
+    metadata = metadata_of(row)
     target = model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None
     return detail(row, model_aliases(db, row["id"]) if aliases is None else aliases,
                   platform_lifecycles(db, row["id"]) if platforms is None else platforms, successor, target)
@@ -152,7 +157,7 @@ def platform_upgrade(model: dict, platform: str = OFFICIAL) -> dict | None:
 
 def points_to(db, row) -> dict | None:
     """A floating id's target (docs/lifecycle.md#floating-ids): {slug, display_name, status, source}, or None."""
-    metadata = json.loads(row["metadata"]) if row["metadata"] else {}
+    metadata = metadata_of(row)
     return _pointer(metadata, model_row(db, slug=metadata["points_to"]) if metadata.get("points_to") else None)
 
 

@@ -1,16 +1,9 @@
 """The JSON shapes of resolve and upgrade answers: one copy for the API views, the scanner and MCP."""
 from __future__ import annotations
 
-import json
-
 from ..lifecycle import is_preview
 from ..queries import catalog
 from . import Resolution
-
-
-def metadata_of(row) -> dict:
-    """A model row's metadata as a dict (empty when none)."""
-    return json.loads(row["metadata"]) if row["metadata"] else {}
 
 
 def resolve_answer(found: Resolution) -> dict:
@@ -36,7 +29,7 @@ def resolve_answer(found: Resolution) -> dict:
 def _model(row) -> dict:
     """An upgrade as an answer names it: slug, name, status, and whether it is a preview release."""
     return {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"],
-            "preview": is_preview(row["slug"], metadata_of(row).get("preview"))}
+            "preview": is_preview(row["slug"], catalog.metadata_of(row).get("preview"))}
 
 
 def upgrade_answer(row, upgrade) -> dict:
