@@ -12,7 +12,6 @@ from ..resolve.index import AliasRow
 from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases
 
 metadata = catalog.metadata_of      # a model row's metadata as a dict (empty when none)
-_alias_rows = upgrade_aliases   # a model's aliases as AliasRows
 
 
 def platform_ids(db, row) -> list:
@@ -22,7 +21,7 @@ def platform_ids(db, row) -> list:
     platform's status, days, whether they are its own schedule, and its upgrade there when it differs
     from the model's own (catalog.platform_dict, docs/lifecycle.md#platforms).
     """
-    aliases = _alias_rows(db, row)
+    aliases = upgrade_aliases(db, row)
     lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
     own_upgrade = (lifecycles.get(OFFICIAL) or {}).get("upgrade")
 
@@ -62,7 +61,7 @@ def upgrade_ids(db, row, upgrade) -> list:
     current: this model's primary id there (None when it has none); upgrade: the id resolve would answer
     for it (the same format and decoration), else that platform's primary id of the upgrade.
     """
-    mine, theirs = _alias_rows(db, row), _alias_rows(db, upgrade)
+    mine, theirs = upgrade_aliases(db, row), upgrade_aliases(db, upgrade)
     shown = []
     for source in ALIAS_SOURCES:
         candidates = [a for a in theirs if a.source == source]

@@ -1,12 +1,13 @@
 """Identifier -> model -> upgrade: normalize, platform_forms, index, substring, cache, written, upgrade."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ..queries import catalog
 from ..fields import HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, RETIRING
 from .cache import alias_index
-from .index import AliasRow, Match
+from .index import Match
 from .normalize import normalize as normalized   # the package keeps `normalize` as its submodule's name
 from .platform_forms import spelled_differently
 from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_aliases, upgrade_for
@@ -74,7 +75,6 @@ def answer_match(db, q: str, match: Match, target=None) -> Resolution:
     webhooks of a watched id alike): on the platform q is written for, the upgrade chosen there and its id
     written as q is (docs/lifecycle.md#the-upgrade). target(model_id): upgrade_target of a model, read from db
     when not given (the API keeps them per data generation: a family's models share one upgrade)."""
-    target = target or (lambda model_id: upgrade_target(db, model_id))
     row, platforms = catalog.model_with(db, match.row.model_slug)
     lifecycles = {r["platform"]: r for r in platforms}
     how = written(q, gateway_listed=match.stage == "exact" and match.row.source == "gateway",
@@ -92,10 +92,12 @@ def answer_match(db, q: str, match: Match, target=None) -> Resolution:
         note = None
     found = Resolution(match, row, platform, lifecycle, None, None, how=how, notes=[note] if note else [])
     if lifecycle["upgrade_id"]:
-        found.upgrade, aliases = target(lifecycle["upgrade_id"])
+        found.upgrade, aliases = (target or partial(upgrade_target, db))(lifecycle["upgrade_id"])
     own = lifecycles.get(OFFICIAL)
     if own is not None and platform != OFFICIAL and own["upgrade_id"] and own["upgrade_id"] != lifecycle["upgrade_id"]:
-        found.first_party = target(own["upgrade_id"])[0]
+        # named beside, not written: its row alone (kept with its aliases where the caller keeps them)
+        first = own["upgrade_id"]
+        found.first_party = target(first)[0] if target else catalog.model_row(db, model_id=first)
     if found.upgrade is None:
         if found.first_party is not None:
             where = PLATFORM_NAMES[platform]
@@ -116,10 +118,7 @@ def answer_match(db, q: str, match: Match, target=None) -> Resolution:
 def _platform_alias(matched, platform: str):
     """The matched alias as an id of the platform answered for (a Gemini id matched on the Gemini API, asked
     as `vertex_ai/...`, is Vertex AI's id of the same string); the hub's ids are the provider's own."""
-    if platform in (matched.source, HUB_PLATFORM):
-        return matched
-    return AliasRow(matched.alias, platform, matched.model_slug, matched.position, matched.release_date,
-                    matched.status, matched.params)
+    return matched if platform in (matched.source, HUB_PLATFORM) else replace(matched, source=platform)
 
 
 def as_watched(db, row, identifier: str | None = None, match: Match | None = None) -> tuple:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..fields import OFFICIAL
 from .normalize import (BEDROCK_PREFIXES, DIRECT_API_PREFIXES, GATEWAY_VARIANTS, HOSTED_PATHS, SDK_SOURCES,
                         SHARED_ROUTES, sdk_prefix)
 
-OFFICIAL, BEDROCK, VERTEX, GATEWAY = "official", "cloud-a", "cloud-b", "gateway"
+BEDROCK, VERTEX, GATEWAY = "cloud-a", "cloud-b", "gateway"   # the alias sources of registry/fields.py
 ELSEWHERE = "another platform"   # an outside platform's spelling that names no route (Groq's 'llama3-70b-8192')
 # LiteLLM routes that call the provider's own API with its own id.
 OFFICIAL_ROUTES = frozenset({"gemini", "mistral", "xai", "dashscope", "meta_llama", "cohere_chat", "anthropic_api",
