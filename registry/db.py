@@ -13,6 +13,7 @@ from . import migrations
 from .storage import StorageError, writing
 
 BUSY_TIMEOUT_MS = 10_000
+WRITER_CACHE_KIB = 64 * 1024   # at most; SQLite takes pages as it needs them
 
 
 def schema_sql() -> str:
@@ -37,6 +38,10 @@ def connect_rw(path: str) -> sqlite3.Connection:
     _configure(conn)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
+    # A merge rewrites tens of MB in one transaction: with SQLite's default 2 MB page cache it spills pages to
+    # the WAL mid-transaction and reads them back (a 50k-model first ingest takes a fifth longer).
+    conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
+    conn.execute("PRAGMA temp_store = MEMORY")
     return conn
 
 

@@ -1,5 +1,6 @@
 import itertools
 import sqlite3
+from datetime import date
 
 import pytest
 
@@ -49,6 +50,43 @@ def test_rerun_with_unchanged_data_changes_nothing(app, rw, three_sources):
         result = run(app, source)
         assert (result.status, result.added, result.updated) == ("completed", 0, 0), source
     assert rw.execute("SELECT slug, updated_at FROM models ORDER BY slug").fetchall() == before
+
+
+# registry_state as the last merge left it, changed this way before an unchanged re-run; whether it merges again.
+RERUN_STATES = [
+    ("same code, statuses decided today", {}, False),
+    ("another release merged last", {"merged_by": 0}, True),
+    ("statuses decided for yesterday", {"status_day": -1}, True),
+]
+
+
+@pytest.mark.parametrize("case, state, merges", RERUN_STATES, ids=[c[0] for c in RERUN_STATES])
+def test_an_unchanged_run_merges_again_only_for_new_code_or_a_new_day(app, rw, three_sources, case, state, merges):
+    from registry.lifecycle import today
+    run(app, "vendor-b-api")
+    for key, value in state.items():
+        value = date.fromisoformat(today()).toordinal() + value if key == "status_day" else value
+        rw.execute("UPDATE registry_state SET value = ? WHERE key = ?", (value, key))
+    # A row the merge would write back: it shows whether the merge ran.
+    rw.execute("UPDATE models SET display_name = 'stale' WHERE slug = 'claude-fable-1'")
+    generation = rw.execute("SELECT value FROM registry_state WHERE key = 'generation'").fetchone()[0]
+    result = run(app, "vendor-b-api")
+    assert (result.status, result.added) == ("completed", 0)
+    merged = rw.execute("SELECT display_name FROM models WHERE slug = 'claude-fable-1'").fetchone()[0] != "stale"
+    assert merged == merges
+    # No merge, no new data generation: readers' caches stay warm.
+    assert (rw.execute("SELECT value FROM registry_state WHERE key = 'generation'").fetchone()[0] != generation) \
+        == merges
+    assert rw.execute("SELECT status FROM ingestion_runs WHERE id = ?", (result.run_id,)).fetchone()[0] == "completed"
+
+
+def test_a_run_whose_facts_moved_merges_though_the_registry_is_current(app, rw, monkeypatch, three_sources):
+    run(app, "vendor-b-api")
+    fakes.install(monkeypatch, {"vendor-b-api": fakes.fake_module(
+        "vendor-b-api", "anthropic", [r for r in fakes.VENDOR_B if r.model_id != "claude-fable-1"])})
+    result = run(app, "vendor-b-api")
+    assert result.status == "completed"
+    assert "removed" in rw.execute("SELECT metadata FROM models WHERE slug = 'claude-fable-1'").fetchone()[0]
 
 
 @pytest.mark.parametrize("order", list(itertools.permutations(["vendor-b-api", "deprecation-feed", "model-hub"])))

@@ -65,27 +65,34 @@ class View:
     # from them as from a model that is not working, though the platform may still serve its copy (Bedrock's
     # Mistral Large 24.02, the published weights of Mistral 7B).
     moved_on: frozenset = frozenset()
-    _served_newest: list | None = None
+    _served_newest: dict | None = None
 
     def platform_fit(self, anchor: Member) -> int | None:
         """The newest working model of anchor's provider this platform serves that fits anchor (FIT_RULES), a
         generally available one before a preview; None where own_best does not hold anchor."""
         if anchor.id not in self.own_best or anchor.provider_id is None:
             return None
-        if self._served_newest is None:
-            self._served_newest = sorted((mid for mid in self.status if self.working(mid)),
-                                         key=lambda mid: (self.members[mid].release_date or "", self.members[mid].slug),
-                                         reverse=True)
+        if self._served_newest is None:   # (provider, open weights) -> the working models served, newest first
+            self._served_newest = {}
+            served = (mid for mid in self.status if self.working(mid) and self.members[mid].points_to_id is None)
+            for mid in sorted(served, key=lambda mid: (self.members[mid].release_date or "", self.members[mid].slug),
+                              reverse=True):
+                member = self.members[mid]
+                self._served_newest.setdefault((member.provider_id, member.open_weights), []).append(mid)
         rules = FIT_RULES if anchor.release_date else undated(FIT_RULES)
-        fits_here = [mid for mid in self._served_newest if mid != anchor.id
-                     and self.members[mid].provider_id == anchor.provider_id
-                     and self.members[mid].open_weights == anchor.open_weights
-                     and self.members[mid].points_to_id is None and fits(anchor, self.members[mid], rules)]
         # Across lines, open weights of a known size go first to weights whose size is known too (not_smaller can
-        # check nothing else: Command R's 35B goes to Command A's 111B before an unsized Tiny Aya).
-        if anchor.open_weights and anchor.parameter_count:
-            fits_here.sort(key=lambda mid: not self.members[mid].parameter_count)   # stable: newest first within
-        return next((mid for mid in fits_here if mid not in self.preview), fits_here[0] if fits_here else None)
+        # check nothing else: Command R's 35B goes to Command A's 111B before an unsized Tiny Aya); a generally
+        # available fit goes before a preview. Newest first within each rank: the first fit of the best rank wins.
+        sized_first = bool(anchor.open_weights and anchor.parameter_count)
+        best = {}
+        for mid in self._served_newest.get((anchor.provider_id, anchor.open_weights), ()):
+            if mid == anchor.id or not fits(anchor, self.members[mid], rules):
+                continue
+            rank = (mid in self.preview, sized_first and not self.members[mid].parameter_count)
+            best.setdefault(rank, mid)
+            if rank == (False, False):
+                break
+        return best[min(best)] if best else None
 
     def working(self, model_id: int | None) -> bool:
         """Can a caller on this platform still call the model, and has its provider not moved on from it?"""

@@ -1,8 +1,12 @@
 """Compute the visible models and aliases from every source's facts (the priority merge)."""
 import dataclasses
+import functools
+import hashlib
 import json
+from pathlib import Path
 
 from ..db import now_iso, upsert_sql
+from ..lifecycle import today
 from . import lifecycle
 from ..search import documents
 from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, FEED_SOURCE, HUB_SOURCE, LINKS,
@@ -16,9 +20,17 @@ COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
 
 def _load_facts(conn) -> dict:
-    facts = {}
+    facts, scalars = {}, {}   # scalars: one decoding of each repeated JSON string or number (immutable, shared)
     for source, slug, field, value in conn.execute("SELECT source, model_slug, field, value FROM facts"):
-        facts.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
+        if value is None:
+            decoded = None
+        elif value[0] in "[{":
+            decoded = json.loads(value)
+        else:
+            decoded = scalars.get(value)
+            if decoded is None:
+                decoded = scalars[value] = json.loads(value)
+        facts.setdefault(slug, {}).setdefault(field, {})[source] = decoded
     return facts
 
 
@@ -122,6 +134,25 @@ class _Merge:
     ids: dict = dataclasses.field(default_factory=dict)              # slug -> models.id, once every row exists
 
 
+@functools.cache
+def merge_code() -> int:
+    """A fingerprint of the code the merge runs (every module and the schema of the registry package), as the
+    63-bit integer registry_state keeps: a new release merges again though no fact changed."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".sql") and path.is_file():
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return int(digest.hexdigest()[:15], 16)
+
+
+def merged_already(conn) -> bool:
+    """Is the stored registry what recompute() would write now, the facts being as they were at its last run?
+    Only when that run was by this code (merge_code) and decided today's statuses (docs/data-flow.md#unchanged-runs)."""
+    row = conn.execute("SELECT value FROM registry_state WHERE key = 'merged_by'").fetchone()
+    return row is not None and row[0] == merge_code() and lifecycle.computed_for(conn) == today()
+
+
 def recompute(conn) -> tuple[int, int]:
     """Rebuild models, aliases, statuses and search rows from facts; return (added, updated).
 
@@ -144,6 +175,8 @@ def recompute(conn) -> tuple[int, int]:
                                     {merge.ids[s] for s in removed})
     merge.changed |= lifecycle.recompute(conn, signals=lifecycle.signals_of(facts))
     _finish(conn, merge)
+    conn.execute("INSERT INTO registry_state (key, value) VALUES ('merged_by', ?) ON CONFLICT(key)"
+                 " DO UPDATE SET value = excluded.value WHERE value != excluded.value", (merge_code(),))
     return len(merge.added), len(merge.changed)
 
 

@@ -3,7 +3,8 @@
 Ingestion, curation and the admin trigger write through recorded_run() and Run.apply(), so each has
 a run row that ends completed with its counts or failed with its error; the day's status recompute
 (refresh_if_stale) has no run row. Both end in the same tail, recorded_write(): one transaction, the
-changes the write made (merge/changes.py), a new data generation.
+changes the write made (merge/changes.py), a new data generation. A run whose facts did not change writes only
+its run row (docs/data-flow.md#unchanged-runs).
 """
 import json
 import os
@@ -15,7 +16,7 @@ from ..db import bump_generation, db_file, now_iso, transaction, writable
 from ..storage import StorageError, classify
 from ..lifecycle import today
 from . import changes, lifecycle
-from .recompute import recompute
+from .recompute import merged_already, recompute
 
 INTERRUPTED = "interrupted: the process running it stopped before it finished"
 NOTHING_WRITTEN = "nothing could be written (no run recorded)"
@@ -113,15 +114,25 @@ class Run:
         self.details = None   # what write_facts did with each upstream record, when it says
 
     def apply(self, write_facts, after_merge=None) -> None:
-        """In one transaction: write_facts(conn), the merge with lifecycle and search rows,
-        after_merge(conn) if given, the changes it made (merge/changes.py), a new data generation,
-        and the run's completion."""
-        with recorded_write(self.conn, self.source, self.id):
+        """In one transaction: write_facts(conn), the merge with lifecycle and search rows, after_merge(conn) if
+        given, the changes it made (merge/changes.py), a new data generation, and the run's completion.
+
+        A run whose facts did not change, over a registry that is already this code's merge of them for today,
+        skips the merge: it would write nothing, so only the run row is written (docs/data-flow.md#unchanged-runs).
+        """
+        with transaction(self.conn):
+            before = self.conn.total_changes
             write_facts(self.conn)
-            self.added, self.updated = recompute(self.conn)
-            if after_merge is not None:
-                after_merge(self.conn)
-            complete_run(self.conn, self.id, self.added, self.updated, self.details)
+            if after_merge is None and self.conn.total_changes == before and merged_already(self.conn):
+                complete_run(self.conn, self.id, 0, 0, self.details)
+                return
+            # The facts tables are no reader's state (changes.snapshot reads models and aliases): recording the
+            # changes from here records all of them.
+            with recorded_write(self.conn, self.source, self.id):
+                self.added, self.updated = recompute(self.conn)
+                if after_merge is not None:
+                    after_merge(self.conn)
+                complete_run(self.conn, self.id, self.added, self.updated, self.details)
 
 
 def _end_failed(conn, run: "Run", source: str, message: str) -> None:

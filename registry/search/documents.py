@@ -19,7 +19,9 @@ COLUMN_BREAK = " | "     # between the columns of a document's words: a phrase n
 
 def squash(text: str) -> str:
     """Lowercase text with every non-alphanumeric character removed: 'GPT-4o' -> 'gpt4o'."""
-    return _NON_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
+    if not text.isascii():   # NFKC leaves ASCII as it is: nearly every name skips it
+        text = unicodedata.normalize("NFKC", text)
+    return _NON_ALNUM.sub("", text.lower())
 
 
 def tokens(text: str) -> list:

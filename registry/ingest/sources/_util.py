@@ -1,7 +1,7 @@
 """Shape checks and small converters shared by the source modules: drift becomes a SourceError, never a KeyError."""
 import math
 import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 from ..http import get_json
 from ..records import Page, SourceError
@@ -107,7 +107,7 @@ def day(value, ctx: str, key: str) -> str | None:
     if not match:
         raise SourceError(f"{ctx}: '{key}' is not a date: {value!r}")
     try:
-        parsed = datetime.strptime(match.group(1), "%Y-%m-%d")
+        parsed = date.fromisoformat(match.group(1))   # the pattern allows only YYYY-MM-DD; strptime is 30x slower
     except ValueError as exc:
         raise SourceError(f"{ctx}: '{key}' is not a date: {value!r}") from exc
     # Upstreams write the epoch (1970-01-01) when they do not know the date.
