@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from registry.fields import AUTOMATED_SOURCES  # noqa: E402  (the daily cycle: every source, in `flask ingest`'s order)
+
 SOURCE = "model-hub"
 PAGE_SIZE = 500
 GENERATOR_VERSION = 1
@@ -163,12 +165,12 @@ def digest(db_path: Path) -> str:
         conn.close()
 
 
-def run_child(db_path: Path, seeds_dir: Path) -> dict:
-    """Run the ingest in a child process: its result, wall time and peak RSS (MB)."""
+def run_child(db_path: Path, seeds_dir: Path, source: str = SOURCE) -> dict:
+    """Run one source's ingest in a child process: its result, wall time and peak RSS (MB)."""
     start = time.perf_counter()
     with open(db_path.with_suffix(".child-log"), "w+b") as errors:
         proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "child", str(db_path),
-                                 str(seeds_dir)], stdout=subprocess.PIPE, stderr=errors, cwd=ROOT)
+                                 str(seeds_dir), source], stdout=subprocess.PIPE, stderr=errors, cwd=ROOT)
         out = proc.stdout.read()
         proc.stdout.close()
         # wait4, not wait: the child's own rusage (peak RSS), whatever other children this process had.
@@ -185,8 +187,49 @@ def run_child(db_path: Path, seeds_dir: Path) -> dict:
     return result
 
 
+def _drop_one(body) -> bool:
+    """Drop the last record of the longest list of records in a page body (in place); False when it has none."""
+    if isinstance(body, list) and body and isinstance(body[-1], dict):
+        body.pop()
+        return True
+    if isinstance(body, dict):
+        lists = sorted((v for v in body.values() if isinstance(v, (list, dict))), key=len, reverse=True)
+        return any(_drop_one(v) for v in lists)
+    return False
+
+
+def cycle_seeds(hub_seeds: Path, directory: Path, changed: bool) -> Path:
+    """A seeds directory for one daily cycle: every source's snapshot (the hub's n-repo one, the others from seeds/),
+    each with its last record dropped when changed (an upstream that moved since the last cycle)."""
+    from registry.ingest.snapshots import load_pages, save_pages
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    for source in AUTOMATED_SOURCES:
+        origin = hub_seeds if source == SOURCE else ROOT / "seeds"
+        if not changed:
+            (directory / source).symlink_to(origin / source, target_is_directory=True)
+            continue
+        pages = load_pages(origin, source)
+        next((page for page in reversed(pages) if _drop_one(page.body)), None)
+        save_pages(directory, source, pages)
+    return directory
+
+
+def run_cycle(db_path: Path, seeds_dir: Path, log=print) -> list:
+    """Every source once, in the cron's order, each in a child process: their results."""
+    results = []
+    for source in AUTOMATED_SOURCES:
+        result = run_child(db_path, seeds_dir, source)
+        results.append({"source": source, **result})
+        log(f"    {source}: {result['status']}, {result['added']} added, {result['updated']} updated in "
+            f"{result['seconds']:.1f} s")
+    return results
+
+
 def measure(curated_db: Path, n: int, cache: Path, log=print) -> dict:
-    """First ingest and idempotent re-run of an n-repo hub snapshot on a copy of the curated db."""
+    """First ingest and idempotent re-run of an n-repo hub snapshot on a copy of the curated db, then the daily
+    cycle of every source over the registry it made: once with every upstream as it was (nothing may be written),
+    once with every upstream one record short (each run merges the 50k-model registry again)."""
     seeds, info = snapshot(n, cache, log)
     work = cache / f"ingest-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
@@ -202,6 +245,11 @@ def measure(curated_db: Path, n: int, cache: Path, log=print) -> dict:
         unchanged = digest(db_path) == before
         log(f"  re-run: {again['status']}, {again['added']} added, {again['updated']} updated in "
             f"{again['seconds']:.1f} s; models/aliases/search unchanged: {unchanged}")
+        log("  daily cycle, every upstream unchanged:")
+        quiet = run_cycle(db_path, cycle_seeds(seeds, work / "cycle-same", changed=False), log)
+        quiet_unchanged = digest(db_path) == before
+        log("  daily cycle, every upstream one record short:")
+        moved = run_cycle(db_path, cycle_seeds(seeds, work / "cycle-moved", changed=True), log)
         from registry.db import connect_ro
         conn = connect_ro(str(db_path))
         try:
@@ -210,20 +258,21 @@ def measure(curated_db: Path, n: int, cache: Path, log=print) -> dict:
             conn.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return {"snapshot": info, "first": first, "rerun": again, "rerun_unchanged": unchanged, "models_after": models}
+    return {"snapshot": info, "first": first, "rerun": again, "rerun_unchanged": unchanged, "models_after": models,
+            "cycle": {"unchanged": quiet, "unchanged_rows": quiet_unchanged, "changed": moved}}
 
 
-def _child(db_path: str, seeds_dir: str) -> None:
+def _child(db_path: str, seeds_dir: str, source: str) -> None:
     from registry.ingest.runner import run_source
     start = time.perf_counter()
-    result = run_source(db_path, SOURCE, offline=True, seeds_dir=seeds_dir)
+    result = run_source(db_path, source, offline=True, seeds_dir=seeds_dir)
     seconds = time.perf_counter() - start
     print(json.dumps({"status": result.status, "added": result.added, "updated": result.updated,
                       "error": result.error, "seconds": seconds}))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "child":
-        _child(sys.argv[2], sys.argv[3])
+    if len(sys.argv) == 5 and sys.argv[1] == "child":
+        _child(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
-        sys.exit("usage: ingestbench.py child DB SEEDS_DIR")
+        sys.exit("usage: ingestbench.py child DB SEEDS_DIR SOURCE")
