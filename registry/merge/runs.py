@@ -97,12 +97,19 @@ def recorded_write(conn, source: str, run_id: int | None = None):
 
     Yields a Write the block may mark invisible; any error rolls the whole of it back.
     """
-    with transaction(conn):
-        write = Write()
-        with changes.recording(conn, run_id, source):
-            yield write
-        if write.visible:
-            bump_generation(conn)
+    with transaction(conn), _recorded_tail(conn, source, run_id) as write:
+        yield write
+
+
+@contextmanager
+def _recorded_tail(conn, source: str, run_id: int | None):
+    """recorded_write() inside a transaction the caller holds: no SAVEPOINT of its own, which would make SQLite
+    journal every statement of a merge against it (a 50k-model merge then takes minutes, not seconds)."""
+    write = Write()
+    with changes.recording(conn, run_id, source):
+        yield write
+    if write.visible:
+        bump_generation(conn)
 
 
 class Run:
@@ -128,7 +135,7 @@ class Run:
                 return
             # The facts tables are no reader's state (changes.snapshot reads models and aliases): recording the
             # changes from here records all of them.
-            with recorded_write(self.conn, self.source, self.id):
+            with _recorded_tail(self.conn, self.source, self.id):
                 self.added, self.updated = recompute(self.conn)
                 if after_merge is not None:
                     after_merge(self.conn)
