@@ -1,7 +1,8 @@
 """The floor: the least a Flask + flask-limiter service does per request, served like the registry.
 
-One JSON endpoint behind registry.limits (the same budgets from the same RATELIMIT_* variables,
-the same X-RateLimit-* headers hook), run by registry.serve.server's gunicorn with registry.serve.server.settings():
+One JSON endpoint behind flask-limiter, configured through its public API alone (the registry's public budget
+from the same RATELIMIT_* variables as one application limit, fixed windows, its X-RateLimit-* headers), as
+an off-the-shelf Flask service would be; run by registry.serve.server's gunicorn with registry.serve.server.settings():
 the same worker class, threads, keep-alive and access log. The registry's throughput is reported
 as a ratio to this app's, measured alternately in the same run.
 
@@ -20,8 +21,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from flask import Blueprint, Flask, jsonify  # noqa: E402
+from flask_limiter import Limiter  # noqa: E402
+from flask_limiter.util import get_remote_address  # noqa: E402
 
-from registry.web import limits  # noqa: E402
 from registry.config import from_environment  # noqa: E402
 from registry.serve.server import Server, settings  # noqa: E402
 
@@ -34,11 +36,12 @@ def paths(n: int = 1000) -> list:
 
 
 def create_floor_app(blueprint: bool = False) -> Flask:
-    """A Flask app with the registry's limiter and one small JSON endpoint (in a blueprint if asked)."""
+    """A Flask app with flask-limiter and one small JSON endpoint (in a blueprint if asked)."""
     app = Flask("floor", static_folder=None)
     app.config.from_mapping(from_environment())
     app.json.sort_keys = False
-    limits.init_app(app)
+    Limiter(get_remote_address, app=app, application_limits=[app.config["RATELIMIT_PUBLIC"]],
+            storage_uri=app.config["RATELIMIT_STORAGE_URI"], strategy="fixed-window", headers_enabled=True)
 
     def ping():
         return jsonify({"status": "ok", "service": "floor"})

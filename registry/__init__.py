@@ -20,8 +20,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import web
     from .config import from_environment
     from .web import connection
-    # No static folder: flask-limiter would exempt a static route; the pages serve their two files
-    # themselves (registry/pages/), inside the public budget.
+    # No static folder: the pages serve their two files themselves (registry/pages/), inside the public budget.
     app = Flask(__name__, static_folder=None)
     app.config.from_mapping(from_environment())
     if test_config:

@@ -285,8 +285,8 @@ def init_app(app) -> None:
 
 
 class RegistryGroup(FlaskGroup):
-    """The `registry` command: the registry's own commands only (not Flask's run, shell, routes, or
-    flask-limiter's), and --version naming the registry's version."""
+    """The `registry` command: the registry's own commands only (not Flask's run, shell or routes), and
+    --version naming the registry's version."""
 
     OWN = ("audit", "curate", "export", "init-db", "ingest", "mcp", "notify", "scan", "serve")
 

@@ -77,7 +77,7 @@ SETTINGS = (
     Setting("ADMIN_API_KEY", None, _keys,
             "admin key; comma-separated list for rotation; unset: admin endpoints always answer 401",
             "ADMIN_API_KEYS"),
-    # flask-limiter reads RATELIMIT_STORAGE_URI itself; the two budgets are ours (registry/web/limits.py).
+    # The counters' store and the two budgets (registry/web/limits.py, limit_storage.py).
     Setting("RATELIMIT_STORAGE_URI", "memory://", _text,
             "where the counters live; `redis://host:port` for several processes or hosts", "RATELIMIT_STORAGE_URI"),
     # Bounds every Redis call, connect and read alike (registry/web/limit_storage.py; docs/api-decisions.md).

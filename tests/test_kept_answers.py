@@ -8,7 +8,7 @@ import pytest
 
 from registry import create_app
 from registry.web.front import KeptAnswers
-from registry.web.limits import KEY_PREFIX, PUBLIC_SCOPE, ip_key, parsed_budget
+from registry.web.limits import EXTENSION, KEY_PREFIX, PUBLIC_SCOPE, ip_key, parsed_budget
 
 from helpers import build_db
 from test_redis_limits import free_port, wait_until
@@ -126,17 +126,17 @@ def test_one_budget_and_the_same_429_on_both_paths(make_app, storage, url, heade
     assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["2", "1", "0", "0"]
     assert len(flask_passes) == 2   # the first, and the 429 the kept-answers layer handed over
     # Counted once: the minute's counter is at 4 and the hour's at 3 (the breach stops the count).
-    limiter = app.extensions["registry_limiter"]
+    storage = app.extensions[EXTENSION].storage
     args = [KEY_PREFIX, ip_key("127.0.0.1"), PUBLIC_SCOPE]
     minute, hour = parsed_budget("3/minute;50/hour")
-    assert [limiter.storage.get(item.key_for(*args)) for item in (minute, hour)] == [4, 3]
+    assert [storage.get(item.key_for(*args)) for item in (minute, hour)] == [4, 3]
     app.extensions["registry_response_cache"].entries.clear()
     rendered = client.get(url, headers=headers)   # a 429 with nothing kept: Flask's from the start
     assert shape(answers[3]) == shape(rendered)
 
 
 # (case, requests as (method, url), cache bytes): every request counted once in the public budget, whoever
-# counts it: the layer in front (public reads, kept or rendered) or flask-limiter (other methods).
+# counts it: the layer in front (public reads, kept or rendered) or the limiter's hook (other methods).
 ONCE = [
     ("reads Flask renders, cache off", [("GET", "/api/v1/families"), ("GET", "/api/v1/search?q=sonnet"),
                                         ("HEAD", "/api/v1/families"), ("GET", "/nowhere")], 0),
@@ -150,9 +150,9 @@ ONCE = [
 @pytest.mark.parametrize("case, requests, cache_bytes", ONCE, ids=[c[0] for c in ONCE])
 def test_every_public_request_is_counted_once(make_app, storage, case, requests, cache_bytes):
     app, _ = make_app(storage, RESPONSE_CACHE_BYTES=cache_bytes)
-    limiter = app.extensions["registry_limiter"]
+    storage = app.extensions[EXTENSION].storage
     client = app.test_client()
     answers = [client.open(url, method=method) for method, url in requests]
     assert [a.headers["X-RateLimit-Remaining"] for a in answers] == [str(99999 - n) for n in range(len(requests))]
     item, = parsed_budget("100000/minute")
-    assert limiter.storage.get(item.key_for(KEY_PREFIX, ip_key("127.0.0.1"), PUBLIC_SCOPE)) == len(requests)
+    assert storage.get(item.key_for(KEY_PREFIX, ip_key("127.0.0.1"), PUBLIC_SCOPE)) == len(requests)

@@ -1,6 +1,6 @@
-"""The rate-limit store's bounds (registry/web/limit_storage.py): timeouts for Redis, one log per outage,
-a budget that still holds in-process while Redis cannot be reached (no redis-server needed here;
-tests/test_redis_limits.py freezes and kills a real one), and in-memory counters swept without threads."""
+"""The rate-limit store (registry/web/limit_storage.py): timeouts for Redis, one log per outage, a budget that
+still holds in-process while Redis cannot be reached (no redis-server needed here; tests/test_redis_limits.py
+freezes and kills a real one), and in-memory counters swept without threads."""
 import logging
 import socket
 import threading
@@ -10,7 +10,8 @@ import pytest
 
 from helpers import assert_error
 from registry.web import limit_storage
-from registry.web.limit_storage import OutageLog, SweptMemoryStorage, storage_options, storage_uri
+from registry.web.limit_storage import (RECOVERED, UNREACHABLE, Counters, MemoryCounters, open_storage,
+                                        storage_options)
 
 
 @pytest.mark.parametrize("uri, timeout_ms, expected", [
@@ -27,20 +28,29 @@ def test_storage_options_bound_every_redis_call(uri, timeout_ms, expected):
 
 
 @pytest.mark.parametrize("uri, opened", [
-    ("memory://", "registry+memory://"),
-    ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379"),
-    ("memcached://127.0.0.1:11211", "memcached://127.0.0.1:11211"),
+    ("memory://", "MemoryCounters"),
+    ("redis://127.0.0.1:6379", "RedisStorage"),
+    ("memcached://127.0.0.1:11211", None),   # pymemcache is not installed: refused, saying why
 ])
-def test_memory_counters_are_the_swept_ones(uri, opened):
-    assert storage_uri(uri) == opened
+def test_memory_counters_are_ours_and_the_rest_limits_own(uri, opened):
+    if opened is None:
+        with pytest.raises(ValueError, match="RATELIMIT_STORAGE_URI cannot be opened: 'pymemcache'"):
+            open_storage(uri, 250)
+    else:
+        assert type(open_storage(uri, 250)).__name__ == opened
+
+
+def test_a_store_limits_cannot_open_stops_the_app_at_startup(app):
+    from registry import create_app
+    with pytest.raises(ValueError, match="RATELIMIT_STORAGE_URI"):
+        create_app({**app.config, "RATELIMIT_STORAGE_URI": "nosuchstore://here"})
 
 
 def test_counting_in_memory_starts_no_thread(app, monkeypatch):
-    """limits' MemoryStorage started a Timer thread on the first count 10 ms after the last one ran:
+    """limits' MemoryStorage starts a Timer thread on the first count 10 ms after the last one ran:
     a hundred threads a second under load, each count that started one waiting for it."""
     client = app.test_client()
     client.get("/api/v1/providers")
-    time.sleep(0.05)   # the first Timer (started when the storage was made) has run and ended
     started = []
     monkeypatch.setattr(threading.Thread, "start", lambda thread: started.append(thread))
     for _ in range(3):
@@ -49,39 +59,58 @@ def test_counting_in_memory_starts_no_thread(app, monkeypatch):
     assert started == []
 
 
+# (seconds between sweeps, whether the counter of a client that stopped sending is still held after a count)
 @pytest.mark.parametrize("sweep_seconds, expired_kept", [
-    (0.0, False),    # the next count sweeps: the counter of a client that stopped sending is freed
-    (60.0, True),    # within a sweep interval it stays until read (and a read resets it, as before)
+    (0.0, False),    # the next count sweeps: the ended counter is freed
+    (60.0, True),    # within a sweep interval it stays until read (and a read finds it ended)
 ])
 def test_expired_counters_are_swept_by_a_count(monkeypatch, sweep_seconds, expired_kept):
     monkeypatch.setattr(limit_storage, "SWEEP_SECONDS", sweep_seconds)
-    storage = SweptMemoryStorage()
+    storage = MemoryCounters()
     storage.incr("gone", 0.001)
     time.sleep(0.01)
     assert storage.incr("here", 60) == 1
-    assert ("gone" in storage.storage) is expired_kept
+    assert ("gone" in storage.counters) is expired_kept
     assert storage.get("gone") == 0
 
 
-UNREACHABLE = "Rate limit storage unreachable - falling back to in-memory storage"
-RECOVERED = "Rate limit storage recovered"
-SWALLOWED = "Failed to rate limit. Swallowing error"
+class Flaky(MemoryCounters):
+    """A store that fails while down is set (a Redis away), with the exception type a client library raises."""
+
+    down = False
+
+    @property
+    def base_exceptions(self):
+        return ConnectionError
+
+    def incr(self, key, expiry, amount=1):
+        if self.down:
+            raise ConnectionError("store away")
+        return super().incr(key, expiry, amount)
+
+    def check(self):
+        return not self.down
 
 
-@pytest.mark.parametrize("messages, passed", [
-    # Threads racing into one outage: one warning, the losers' swallowed errors are dropped.
-    ([UNREACHABLE, UNREACHABLE, SWALLOWED, SWALLOWED, RECOVERED],
-     [UNREACHABLE, RECOVERED]),
-    # A second outage is a new event and is logged again.
-    ([UNREACHABLE, RECOVERED, UNREACHABLE, SWALLOWED, RECOVERED],
-     [UNREACHABLE, RECOVERED, UNREACHABLE, RECOVERED]),
-    # Outside an outage nothing is hidden: a swallowed error then is a bug worth its traceback.
-    ([SWALLOWED, "ratelimit 5 per 1 minute (ip:1.2.3.4) exceeded at endpoint: public"],
-     [SWALLOWED, "ratelimit 5 per 1 minute (ip:1.2.3.4) exceeded at endpoint: public"]),
-])
-def test_an_outage_is_logged_once(messages, passed):
-    outage_log = OutageLog(logging.getLogger("flask-limiter"))
-    assert [m for m in messages if outage_log.passes(m)] == passed
+def test_an_outage_is_counted_in_memory_logged_once_and_ends_when_the_store_answers(monkeypatch, caplog):
+    monkeypatch.setattr(limit_storage, "RETRY_SECONDS", (0,))
+    store = Flaky()
+    counters = Counters(store)
+    store.down = True
+    with caplog.at_level(logging.WARNING, logger="registry.rate_limits"):
+        during = [counters.current() for _ in range(3)]
+        fallbacks = {id(counters.failed(s, ConnectionError("away"))) for s in during}
+        assert len(fallbacks) == 1 and counters.fallback is not None
+        assert counters.current() is counters.fallback     # asked again, still away
+        store.down = False
+        assert counters.current() is store                 # asked again: back
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [UNREACHABLE, RECOVERED]
+
+
+def test_an_error_that_is_no_stores_is_raised(app):
+    counters = Counters(Flaky())
+    assert counters.failed(counters.storage, KeyError("a bug of ours")) is None
+    assert counters.fallback is None
 
 
 @pytest.fixture(params=["refuses", "never accepts"])

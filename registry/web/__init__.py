@@ -19,8 +19,8 @@ def install(app) -> None:
     errors.init_app(app)
     # Bodies bounded before they are read and parsed with limits; a broken one is a 4xx (request_body.py).
     request_body.init_app(app)
-    # The limiter's before_request runs first, so even requests that the others refuse are counted;
-    # its after_request (the X-RateLimit-* headers) is registered first and so runs last, on every answer.
+    # The limiter's check runs first, so even requests that the others refuse are counted (a public read the
+    # front layer counted is not counted again); its headers hook is registered first and so runs last.
     limits.init_app(app)
     # An error the worker's HTTP parser met answers now, whatever the path (a cached one included).
     hardening.init_app(app)

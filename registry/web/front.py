@@ -2,23 +2,20 @@
 
 A cached answer is a dictionary lookup, one count in the rate-limit storage and a write to the socket;
 through Flask it also paid for a request context, routing, a dozen hooks and a response object, three
-times what the server itself costs (issue 31). And flask-limiter's check of a request Flask renders
-(its limits resolved, filtered and evaluated per request) cost more than the count it makes. This layer
-takes every public GET or HEAD:
+times what the server itself costs (issue 31). This layer takes every public GET or HEAD:
 
-- it counts the request in the same `limits` storage, under the same keys, as flask-limiter does for the
-  public budget (registry/web/limits.py count_public), so the budget is one budget across both paths,
-  memory or Redis; the X-RateLimit-* headers come from the same function as the limiter hook's;
+- it counts the request with the one count of registry/web/limits.py (count_public, the call the limiter's
+  hook makes for everything else), and marks it counted (limits.COUNTED), so the budget is one budget across
+  both paths, memory or Redis, and a request is counted once; the X-RateLimit-* headers come from the same
+  function as the hook's;
 - an answer kept at the current data generation (registry/web/response_cache.py) is served here, with
   the other headers it left Flask with (every hook's, kept with it), in order; If-None-Match is answered
   304 with the same comparison and the headers werkzeug leaves on a 304;
-- anything else goes to Flask already counted (limits.FRONT_COUNTED): flask-limiter skips it, and the
-  limiter's hook writes the headers of this count.
+- anything else goes to Flask already counted: the limiter's hook answers an over-budget one 429, and
+  writes the headers of this count on the rest.
 
-Flask counts and answers the rest itself: other methods, the admin area, a body, a transport error, a
-rate-limit store that is failing or falling back; and a new UTC day not yet checked is Flask's to answer.
-An over-budget request is handed over counted, and Flask checks it at no cost (limits.COUNTED) and
-answers the 429. docs/api-decisions.md#caching
+Flask counts and answers the rest itself: other methods, the admin area, a body, a transport error; and a
+new UTC day not yet checked is Flask's to answer. docs/api-decisions.md#caching
 """
 import logging
 
@@ -28,7 +25,6 @@ from werkzeug.wrappers import Response
 from ..lifecycle import today
 from ..serve.transport_errors import ENVIRON_KEY as TRANSPORT_ERROR
 from . import connection, lifecycle_clock, limits
-from .limit_storage import is_storage_error
 from .http_cache import not_modified
 from .response_cache import key
 
@@ -64,13 +60,12 @@ class KeptAnswers:
                 or environ.get("CONTENT_LENGTH", "0") not in ("", "0") or "HTTP_TRANSFER_ENCODING" in environ):
             return None
         # The path Flask routes, but not yet decoded (werkzeug's Request.path; decoding keeps the ASCII prefix):
-        # the admin area draws from its own budget, counted by flask-limiter.
+        # the admin area draws from its own budget, counted behind Flask (limits.check).
         if limits.is_admin_path("/" + environ.get("PATH_INFO", "").lstrip("/")):
             return None
         counted = []
-        limiter = self.app.extensions.get("registry_limiter")
-        if limiter is not None and limiter.enabled:
-            counted = self.count(limiter, environ)
+        if limits.enabled(self.app):
+            counted = self.count(environ)
             if counted is None:
                 return None
         if self.cache is None:
@@ -83,26 +78,23 @@ class KeptAnswers:
             return None
         headers = list(kept.headers)
         if counted:
-            headers += limits.limit_headers(limiter, counted[0], counted, 200)
+            headers += limits.limit_headers(counted, 200)
         if not_modified(environ, kept.etag):
             remove_entity_headers(headers)
             return NOT_MODIFIED, headers, []
         return kept.status, headers, [] if environ["REQUEST_METHOD"] == "HEAD" else [kept.body]
 
-    def count(self, limiter, environ):
-        """The public budget's limits as counted for this request, or None (and Flask answers) when it cannot."""
-        if limiter._storage_dead:   # flask-limiter's fallback, and its checks for the store's return
-            return None
+    def count(self, environ):
+        """The public budget's limits as counted for this request (Flask then only answers it), or None when it is
+        over budget (Flask answers the 429) or cannot be counted (Flask counts it)."""
         try:
-            counted = limits.count_public(limiter, self.config["RATELIMIT_PUBLIC"], environ.get("REMOTE_ADDR"))
-        except Exception as err:
-            if not is_storage_error(limiter.storage, err):
-                raise
-            return None   # uncounted: flask-limiter meets the outage and falls back (and logs it, once)
-        if counted is None:
-            environ[limits.COUNTED] = True
+            counted = limits.count_public(self.app, environ.get("REMOTE_ADDR"))
+        except Exception:   # no store's fault (the store's own faults fall back to memory): Flask's to count
+            log.exception("public read not counted in front; Flask counts it")
             return None
-        environ[limits.FRONT_COUNTED] = counted   # for Flask, should it answer: counted, and these the limits
+        environ[limits.COUNTED] = counted
+        if counted and counted[-1].breached:
+            return None
         return counted
 
 

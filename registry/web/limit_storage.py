@@ -1,9 +1,13 @@
-"""The rate-limit store's bounds and outage log: Redis calls time out fast, and an outage logs once.
+"""Where the rate-limit counters live: limits' storages through their public API, bounded and never in the way.
 
-Counting falls back to this process while Redis is away; flask-limiter does that itself
-(in_memory_fallback_enabled, swallow_errors in registry/web/limits.py). This module only gives it
-the things it lacks: socket timeouts on every Redis call, one log line per outage, and in-memory
-counters that are swept without a thread started for it every 10 ms.
+- `RATELIMIT_STORAGE_URI` is opened with `limits.storage.storage_from_string`; every Redis call gets connect and
+  read timeouts (redis-py's own options), so a frozen Redis holds no request thread.
+- `memory://` is counted by MemoryCounters, a storage of limits' documented extension point (a subclass of
+  `limits.storage.Storage`): fixed windows whose ended counters a counting request drops at most once a second.
+  limits' own MemoryStorage starts a timer thread 10 ms after the last one ended, a hundred threads a second
+  under load, each count that starts one waiting for it to take the interpreter lock.
+- While the store is away the process counts in memory with the same budgets, asks the store again after 1, 2,
+  4 ... 32 s (then from 1 s again), and logs the outage once and its end once (Counters).
 See docs/api-decisions.md, "Rate-limit storage".
 """
 import logging
@@ -11,57 +15,75 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from limits.storage import MemoryStorage
+from limits.storage import Storage, storage_from_string
+
+log = logging.getLogger("registry.rate_limits")
 
 # limits' Redis-family schemes (redis, rediss, redis+unix, redis+sentinel, redis+cluster, valkey...):
 # their options go straight to the redis-py client, which takes both timeouts.
 REDIS_SCHEMES = ("redis", "valkey")
-
-# flask-limiter's own messages (its logger "flask-limiter"): matched by prefix, so a reworded
-# message in a later version is simply logged as it comes, never lost.
-UNREACHABLE = "Rate limit storage unreachable"
+UNREACHABLE = "Rate limit storage unreachable - falling back to in-memory storage"
 RECOVERED = "Rate limit storage recovered"
-SWALLOWED = "Failed to rate limit"
-
-
-# How often the in-memory counters drop the ones whose window has ended. A counter is already reset
-# when it is next read after its window (MemoryStorage.get); the sweep only frees the counters of
-# clients that stopped sending, so a second's delay costs nothing.
+# How often the in-memory counters drop the ones whose window has ended. A counter is already reset when it is
+# next read after its window; the sweep only frees the counters of clients that stopped sending.
 SWEEP_SECONDS = 1.0
-SWEPT_MEMORY = "registry+memory"
+RETRY_SECONDS = (1, 2, 4, 8, 16, 32)
 
 
-class SweptMemoryStorage(MemoryStorage):
-    """limits' memory:// storage, its expired counters swept by a counting thread at most once a SWEEP_SECONDS.
+class MemoryCounters(Storage):
+    """Fixed-window counters in this process (limits' Storage interface), swept by a count, never by a thread."""
 
-    MemoryStorage starts a new threading.Timer (a thread, its stack mapped and faulted in) on the first
-    count after the last one ran, 10 ms later: under load a hundred threads a second, and each count that
-    starts one waits for the new thread to take the GIL. Here the count that finds the last sweep a
-    second old sweeps, with MemoryStorage's own method, unless another thread is already sweeping.
-    """
-
-    STORAGE_SCHEME = [SWEPT_MEMORY]
+    STORAGE_SCHEME = ["registry+memory"]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options):
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
-        self.timer.cancel()   # the one Timer MemoryStorage starts with: the counts sweep here
+        self.counters: dict = {}   # key -> [count, the time its window ends]
+        self._lock = threading.Lock()
         self._swept_at = time.monotonic()
-        self._sweeping = threading.Lock()
 
-    def _MemoryStorage__schedule_expiry(self) -> None:   # noqa: N802 (MemoryStorage's private hook, by its mangled name)
-        """Sweep the expired counters now if the last sweep is SWEEP_SECONDS old (called on every count)."""
-        if time.monotonic() - self._swept_at < SWEEP_SECONDS or not self._sweeping.acquire(blocking=False):
-            return
-        try:
-            self._swept_at = time.monotonic()
-            self._MemoryStorage__expire_events()
-        finally:
-            self._sweeping.release()
+    @property
+    def base_exceptions(self):
+        """Nothing outside this process can fail here."""
+        return ValueError
 
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        """Add amount to key's counter, a new window of expiry seconds when the last one ended; the new count."""
+        now = time.time()
+        with self._lock:
+            if time.monotonic() - self._swept_at >= SWEEP_SECONDS:
+                self._swept_at = time.monotonic()
+                for ended in [k for k, (_, ends) in self.counters.items() if ends <= now]:
+                    del self.counters[ended]
+            counter = self.counters.get(key)
+            if counter is None or counter[1] <= now:
+                counter = self.counters[key] = [0, now + expiry]
+            counter[0] += amount
+            return counter[0]
 
-def storage_uri(uri: str) -> str:
-    """The URI flask-limiter opens for the configured one: memory:// is counted by SweptMemoryStorage."""
-    return SWEPT_MEMORY + "://" if urlsplit(uri).scheme == "memory" else uri
+    def get(self, key: str) -> int:
+        """The count of key's current window (0 when it has ended)."""
+        counter = self.counters.get(key)
+        return counter[0] if counter is not None and counter[1] > time.time() else 0
+
+    def get_expiry(self, key: str) -> float:
+        """When key's window ends (now when it has none)."""
+        counter = self.counters.get(key)
+        return counter[1] if counter is not None else time.time()
+
+    def check(self) -> bool:
+        """Always healthy."""
+        return True
+
+    def reset(self) -> int:
+        """Drop every counter; how many there were."""
+        with self._lock:
+            count, self.counters = len(self.counters), {}
+        return count
+
+    def clear(self, key: str) -> None:
+        """Drop key's counter."""
+        with self._lock:
+            self.counters.pop(key, None)
 
 
 def storage_options(uri: str, timeout_ms: int) -> dict:
@@ -75,42 +97,65 @@ def storage_options(uri: str, timeout_ms: int) -> dict:
     return {"socket_timeout": seconds, "socket_connect_timeout": seconds}
 
 
-def is_storage_error(storage, err: BaseException) -> bool:
-    """Whether err came from the rate-limit store (a Redis error), not from our own code."""
+def open_storage(uri: str, timeout_ms: int) -> Storage:
+    """The storage RATELIMIT_STORAGE_URI names (ValueError for one limits cannot open)."""
+    if urlsplit(uri).scheme == "memory":
+        return MemoryCounters()
     try:
-        return isinstance(err, storage.base_exceptions)
-    except Exception:   # memory:// has no client library to name exceptions from
-        return False
+        return storage_from_string(uri, **storage_options(uri, timeout_ms))
+    except Exception as exc:   # limits' ConfigurationError: an unknown scheme, a missing client library
+        raise ValueError(f"RATELIMIT_STORAGE_URI cannot be opened: {exc}") from None
 
 
-class OutageLog(logging.LoggerAdapter):
-    """One limiter's flask-limiter log, kept to one warning per outage and one line when it ends.
+class Counters:
+    """The storage a process counts in: the configured one, or memory while it is away (one per app)."""
 
-    Several request threads can meet a dead store at once: each would log "unreachable", and the
-    ones that lose the race log a swallowed error with a traceback. During an outage only the first
-    "unreachable" passes; the rest add nothing the operator does not already know. The state is
-    per limiter (per app), not per logger: two apps in one process each log their own outages.
-    """
-
-    def __init__(self, logger: logging.Logger):
-        super().__init__(logger, {})
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self.fallback: MemoryCounters | None = None   # set while the configured storage is away
         self._lock = threading.Lock()
-        self._outage = False
+        self._retry_at = 0.0
+        self._failures = 0
 
-    def passes(self, message) -> bool:
-        """Whether a message is logged, given the outage so far (and noting its start and end)."""
-        message = str(message)
+    def current(self) -> Storage:
+        """The storage to count in now; during an outage, the configured one again once its retry time came."""
+        fallback = self.fallback
+        if fallback is None:
+            return self.storage
+        if time.monotonic() < self._retry_at or not self._lock.acquire(blocking=False):
+            return fallback
+        try:   # one thread asks; the others keep counting in memory meanwhile
+            healthy = self._healthy()
+            if healthy:
+                self.fallback = None
+                log.warning(RECOVERED)
+                return self.storage
+            self._failures += 1
+            self._retry_at = time.monotonic() + RETRY_SECONDS[self._failures % len(RETRY_SECONDS)]
+            return fallback
+        finally:
+            self._lock.release()
+
+    def _healthy(self) -> bool:
+        try:
+            return bool(self.storage.check())
+        except Exception:   # any failure of the store's client is the outage going on
+            return False
+
+    def failed(self, storage: Storage, err: BaseException) -> Storage | None:
+        """storage raised err: the storage to count in instead, or None when err is no storage's fault."""
+        if storage is not self.storage or not self.is_storage_error(err):
+            return None
         with self._lock:
-            if message.startswith(UNREACHABLE):
-                first, self._outage = not self._outage, True
-                return first
-            if message.startswith(RECOVERED):
-                self._outage = False
-            elif message.startswith(SWALLOWED) and self._outage:
-                return False
-        return True
+            if self.fallback is None:
+                self.fallback, self._failures = MemoryCounters(), 0
+                self._retry_at = time.monotonic() + RETRY_SECONDS[0]
+                log.warning("%s (%s: %s)", UNREACHABLE, type(err).__name__, err)
+            return self.fallback
 
-    def log(self, level, msg, *args, **kwargs):
-        """Log msg as the wrapped logger would, unless the outage is already logged."""
-        if self.passes(msg):
-            super().log(level, msg, *args, **kwargs)
+    def is_storage_error(self, err: BaseException) -> bool:
+        """Whether err came from the configured store (a Redis error), not from our own code."""
+        try:
+            return isinstance(err, self.storage.base_exceptions)
+        except Exception:   # a storage whose client library cannot name its exceptions
+            return False
