@@ -40,8 +40,9 @@ AXE := .axe/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .axe 'axe-core@^4.10'
 
+# Every core (pytest-xdist), each test module on one worker so its module fixtures are built once.
 test: install $(AXE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadscope
 
 # Only the pages in a real browser (Debian's chromium and chromium-driver; .ci/run installs them).
 test-browser: install $(AXE)
