@@ -1,10 +1,11 @@
-"""Counts kept per data generation (registry/web/generation_memo.py): the same answers, computed once per generation."""
+"""Values kept per data generation (registry/generations.py, used by web/generation_memo.py): the same answers,
+computed once per generation."""
 import pytest
 
 from registry import create_app
 from registry.db import bump_generation, connect_rw, transaction
 from registry.web.connection import close_thread_connections, thread_connection
-from registry.web.generation_memo import GenerationMemo
+from registry.generations import GenerationCache
 
 
 @pytest.mark.parametrize("asks, computed", [
@@ -14,9 +15,9 @@ from registry.web.generation_memo import GenerationMemo
     ([(2, "a"), (1, "a"), (1, "a"), (2, "a")], [(2, "a"), (1, "a"), (1, "a")]),   # an older one is not kept
 ])
 def test_computed_once_per_generation_and_key(asks, computed):
-    memo, calls = GenerationMemo(), []
+    memo, calls = GenerationCache(16), []
     for generation, key in asks:
-        value = memo.get(generation, key, lambda g=generation, k=key: calls.append((g, k)) or f"{k}@{g}")
+        value = memo.kept(key, generation, lambda g=generation, k=key: calls.append((g, k)) or f"{k}@{g}")
         assert value == f"{key}@{generation}"
     assert calls == computed
 
@@ -27,9 +28,9 @@ def test_computed_once_per_generation_and_key(asks, computed):
     (["a", "b", "a", "c"], ["a", "c"]),     # a read makes it recent
 ])
 def test_bounded(keys, kept):
-    memo = GenerationMemo(max_entries=2)
+    memo = GenerationCache(max_cost=2)
     for key in keys:
-        memo.get(1, key, lambda k=key: k)
+        memo.kept(key, 1, lambda k=key: k)
     assert list(memo.entries) == kept
 
 
@@ -118,3 +119,37 @@ def test_an_upgrade_is_read_once_per_generation(uncached, identifiers):
     conn.close()
     assert [client.get(f"/api/v1/resolve?q={q}").get_json() for q in identifiers] == answers
     assert len(seen) == len(upgrades)   # a new generation reads each once again
+
+
+def test_one_build_at_a_time_and_the_others_find_it_kept():
+    import threading
+    import time
+    cache, built = GenerationCache(4), []
+
+    def index():
+        with cache.building("db"):
+            if cache.get("db", 7) is None:
+                built.append(threading.current_thread().name)
+                time.sleep(0.05)   # a long build: the other thread waits for it
+                cache.put("db", 7, "index@7")
+        return cache.get("db", 7)
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(index())) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert results == ["index@7", "index@7"] and len(built) == 1
+
+
+@pytest.mark.parametrize("costs, kept", [
+    ([("a", 3), ("b", 3)], ["a", "b"]),
+    ([("a", 3), ("b", 3), ("c", 3)], ["b", "c"]),   # over the bound of 8: the least recently used goes
+    ([("a", 9)], []),                              # one value costing more than the bound is never kept
+])
+def test_bounded_by_cost(costs, kept):
+    cache = GenerationCache(max_cost=8)
+    for key, cost in costs:
+        cache.put(key, 1, key.upper(), cost)
+    assert list(cache.entries) == kept and cache.size == 3 * len(kept)

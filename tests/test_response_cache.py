@@ -135,7 +135,7 @@ def test_lru_bound(puts, max_bytes, kept):
     for key, body in puts:
         cache.put(key, 1, body)
     assert list(cache.entries) == kept
-    assert cache.size == sum(cache.cost(k, cache.entries[k][1], (), "") for k in kept) <= max_bytes
+    assert cache.size == sum(cache.cost(k, cache.entries[k][1].body, (), "") for k in kept) <= max_bytes
 
 
 @pytest.mark.parametrize("body_bytes", [300, 2000, 8000])

@@ -1,11 +1,9 @@
 """The per-process alias index, rebuilt when the database's generation changes."""
-import threading
-
 from ..db import generation
+from ..generations import GenerationCache
 from .index import AliasIndex, AliasRow
 
-_lock = threading.Lock()
-_cache = {}   # db path -> (generation, AliasIndex)
+_indexes = GenerationCache(max_cost=8)   # db path -> its AliasIndex (a process serves one database, tests several)
 
 
 ROWS_SQL = ("SELECT a.alias, a.source, m.slug, a.position, m.release_date, m.status, m.parameter_count"
@@ -34,16 +32,16 @@ def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
     current: the generation the caller already read (else read here: one tiny query).
     """
     current = generation(db) if current is None else current
-    cached = _cache.get(path)
-    if cached and cached[0] == current:
-        return cached[1]
-    with _lock:
-        cached = _cache.get(path)
-        if cached and cached[0] == current:
-            return cached[1]
+    index = _indexes.get(path, current)
+    if index is not None:
+        return index
+    with _indexes.building(path):
+        index = _indexes.get(path, current)   # another thread built it while this one waited
+        if index is not None:
+            return index
         # Let the stale index go first: holding it while the new one is built would double the
         # worker's peak memory after every write run (threads already using it keep their reference).
-        _cache.pop(path, None)
+        _indexes.discard(path)
         # Read rows and generation in one read transaction so they agree.
         db.execute("BEGIN")
         try:
@@ -51,5 +49,5 @@ def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
             index = AliasIndex(db.execute(INDEX_SQL))   # streamed: no list of every row
         finally:
             db.execute("COMMIT")
-        _cache[path] = (current, index)
+        _indexes.put(path, current, index)
         return index

@@ -12,6 +12,7 @@ from bisect import bisect_left
 from itertools import combinations
 
 from ..db import generation
+from ..generations import GenerationCache
 from .documents import WORD_RUN
 from .intent import KNOWN
 
@@ -26,8 +27,7 @@ _INTENT_WEIGHT = 10**9   # an intent word is always a likely word
 COMMON_SHARE, COMMON_MIN = 0.02, 500
 RARE_SHARE = 0.002
 
-_lock = threading.Lock()
-_cache = {}         # db path -> (generation, Lexicon)
+_lexicons = GenerationCache(max_cost=8)   # db path -> its Lexicon
 
 
 def deletions(word: str, edits: int) -> set:
@@ -154,13 +154,12 @@ def lexicon(conn, path: str | None = None, current: int | None = None) -> Lexico
     # One key per file, whichever way the caller names it (a relative path, or SQLite's own absolute one).
     path = os.path.abspath(conn.execute("PRAGMA database_list").fetchone()[2] if path is None else path)
     current = generation(conn) if current is None else current
-    cached = _cache.get(path)
-    if cached and cached[0] == current:
-        return cached[1]
-    with _lock:
-        cached = _cache.get(path)
-        if cached and cached[0] == current:
-            return cached[1]
-        built = Lexicon(conn)
-        _cache[path] = (current, built)
-        return built
+    found = _lexicons.get(path, current)
+    if found is not None:
+        return found
+    with _lexicons.building(path):
+        found = _lexicons.get(path, current)   # another thread built it while this one waited
+        if found is None:
+            found = Lexicon(conn)
+            _lexicons.put(path, current, found)
+        return found

@@ -15,13 +15,12 @@ except the X-RateLimit-* ones, which belong to each request. The layer in front 
 If-None-Match; docs/api-decisions.md#caching.
 """
 import sys
-import threading
-from collections import OrderedDict
 from functools import partial
 from typing import NamedTuple
 
 from flask import g, request
 
+from ..generations import GenerationCache
 from .connection import request_generation
 from ..lifecycle import today
 from .limits import is_admin_path
@@ -53,39 +52,33 @@ class Kept(NamedTuple):
 
 
 class ResponseCache:
-    """A byte-bounded LRU of kept answers by request key, tagged with their generation, safe across threads."""
+    """Kept answers by request key, each for the generation it was computed at, bounded by the bytes they hold:
+    a GenerationCache (registry/generations.py) whose cost is an answer's size."""
 
     def __init__(self, max_bytes: int):
         self.max_bytes = max_bytes
-        self.size = 0
-        self.entries = OrderedDict()   # key -> (generation, body, headers, status line, etag, cost)
-        self.lock = threading.Lock()
+        self.answers = GenerationCache(max_cost=max_bytes)
         self.common = {}   # value -> the one copy kept (see shared)
+
+    @property
+    def entries(self):
+        """Every kept answer by key: (generation, Kept, cost)."""
+        return self.answers.entries
+
+    @property
+    def size(self) -> int:
+        """The bytes held."""
+        return self.answers.size
 
     def get(self, key, current: int):
         """The Kept answer for key at generation current, or None."""
-        with self.lock:
-            entry = self.entries.get(key)
-            if entry is None:
-                return None
-            if entry[0] != current:
-                self._drop(key)
-                return None
-            self.entries.move_to_end(key)
-        return Kept(*entry[1:5])
+        return self.answers.get(key, current)
 
     def put(self, key, current: int, body: bytes, headers: tuple = (), status: str = OK, etag: str = "") -> None:
         """Keep an answer for key at generation current, evicting the least recently used beyond the bound."""
-        if len(body) > min(MAX_ENTRY, self.max_bytes):
+        if len(body) > MAX_ENTRY:
             return
-        cost = self.cost(key, body, headers, etag)
-        with self.lock:
-            if key in self.entries:
-                self._drop(key)
-            self.entries[key] = (current, body, headers, status, etag, cost)
-            self.size += cost
-            while self.size > self.max_bytes:
-                self._drop(next(iter(self.entries)))
+        self.answers.put(key, current, Kept(body, headers, status, etag), self.cost(key, body, headers, etag))
 
     def cost(self, key: tuple, body: bytes, headers: tuple, etag: str) -> int:
         """The bytes an entry holds: body, key, headers and ETag with their objects; a value kept once
@@ -107,9 +100,6 @@ class ResponseCache:
         if len(self.common) < MAX_COMMON:   # bounded: a client's own Host or header cannot grow it
             self.common[value] = value
         return value
-
-    def _drop(self, key) -> None:
-        self.size -= self.entries.pop(key)[5]
 
 
 def _cacheable(req) -> bool:
