@@ -8,10 +8,6 @@ from .capabilities import filter_conditions
 from .where import Where
 from ..fields import LIST_DATES_AND_SIZES
 
-# A list's rows hold only what a Model in a list shows: the wide columns (metadata, capabilities) stay on disk.
-_SUMMARY_OWN = ("slug", "display_name", "version", "status", "model_type")
-_SUMMARY_COLUMNS = _SUMMARY_OWN + LIST_DATES_AND_SIZES + (
-    "family_slug", "family_name", "provider_slug", "provider_name", "is_open_source")
 PROVIDER_JOIN = " JOIN providers p ON p.id = f.provider_id"
 JOINS = " JOIN families f ON f.id = m.family_id" + PROVIDER_JOIN
 FROM_MODELS = " FROM models m" + JOINS
@@ -25,21 +21,44 @@ def from_ids(ids: str) -> str:
     return f" FROM ({ids}) AS c CROSS JOIN models m ON m.id = c.id" + JOINS
 
 
-MODEL_LIST_COLUMNS = f"""
-SELECT {", ".join("m." + c for c in _SUMMARY_OWN + LIST_DATES_AND_SIZES)},
-       f.slug AS family_slug, f.name AS family_name, p.slug AS provider_slug, p.name AS provider_name, f.is_open_source
-"""
+# The Model object of a list, described once: each key with the column it is read from, in the order it is
+# written; a nested object as its own (key, column) pairs; a flag as 0/1 written true/false. MODEL_LIST_COLUMNS
+# (the row Python reads) and _SUMMARY_JSON (the object SQLite writes) are both made from it. A list's rows hold
+# only these: the wide columns (metadata, capabilities) stay on disk.
+SUMMARY = (
+    *((name, f"m.{name}") for name in ("slug", "display_name", "version", "status", "model_type")),
+    ("family", (("slug", "f.slug"), ("name", "f.name"))),
+    ("provider", (("slug", "p.slug"), ("name", "p.name"))),
+    *((name, f"m.{name}") for name in LIST_DATES_AND_SIZES),
+    ("is_open_source", "f.is_open_source"),
+)
+FLAGS = ("is_open_source",)
+
+
+def _columns() -> list:
+    """(key path, column) of every value SUMMARY reads, in its order."""
+    return [((key, sub), column) for key, value in SUMMARY
+            for sub, column in (value if isinstance(value, tuple) else ((None, value),))]
+
+
+MODEL_LIST_COLUMNS = "\nSELECT " + ", ".join(f"{column} AS {'_'.join(filter(None, path))}"
+                                             for path, column in _columns()) + "\n"
+_SUMMARY_COLUMNS = tuple("_".join(filter(None, path)) for path, _ in _columns())
 _BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
-# The same Model object written by SQLite, key for key in _summary's order (a 50-model page's dicts and their JSON
-# encoding were two thirds of its cost in Python), a page as one text (queries/packed.py). SQLite writes strings as
-# Python's json does with ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is
-# built in Python.
-_SUMMARY_JSON = "json_object(" + ", ".join(
-    [f"'{c}', m.{c}" for c in _SUMMARY_OWN]
-    + ["'family', json_object('slug', f.slug, 'name', f.name)",
-       "'provider', json_object('slug', p.slug, 'name', p.name)"]
-    + [f"'{c}', m.{c}" for c in LIST_DATES_AND_SIZES]
-    + ["'is_open_source', json(CASE WHEN f.is_open_source THEN 'true' ELSE 'false' END)"]) + ")"
+
+
+def _json_value(key: str, value) -> str:
+    if isinstance(value, tuple):
+        return "json_object(" + ", ".join(f"'{sub}', {column}" for sub, column in value) + ")"
+    if key in FLAGS:
+        return f"json(CASE WHEN {value} THEN 'true' ELSE 'false' END)"
+    return value
+
+
+# The same Model object written by SQLite, key for key (a 50-model page's dicts and their JSON encoding were two
+# thirds of its cost in Python), a page as one text (queries/packed.py). SQLite writes strings as Python's json
+# does with ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is built in Python.
+_SUMMARY_JSON = "json_object(" + ", ".join(f"'{key}', {_json_value(key, value)}" for key, value in SUMMARY) + ")"
 _INEXACT = packed.inexact_sql("m." + c for c in LIST_DATES_AND_SIZES)
 
 
@@ -58,12 +77,12 @@ def model_summaries(cursor) -> list:
 
 
 def _summary(row, at: dict) -> dict:
-    model = {name: row[at[name]] for name in _SUMMARY_OWN}
-    model["family"] = {"slug": row[at["family_slug"]], "name": row[at["family_name"]]}
-    model["provider"] = {"slug": row[at["provider_slug"]], "name": row[at["provider_name"]]}
-    for name in LIST_DATES_AND_SIZES:
-        model[name] = row[at[name]]
-    model["is_open_source"] = bool(row[at["is_open_source"]])
+    model = {}
+    for key, value in SUMMARY:
+        if isinstance(value, tuple):
+            model[key] = {sub: row[at[f"{key}_{sub}"]] for sub, _ in value}
+        else:
+            model[key] = bool(row[at[key]]) if key in FLAGS else row[at[key]]
     return model
 
 

@@ -1,7 +1,11 @@
 """What wraps every view: error shape, rate limits, hygiene, HTTP caching, the response cache.
 
 install(app) registers the hooks in the order they run; Flask runs before_request hooks in
-registration order and after_request hooks in reverse, so this one list is the whole story.
+registration order and after_request hooks in reverse, so this one list is the whole story. Its last
+line puts the layer that serves kept public reads in front of Flask (front.py); that layer decides
+nothing of its own: it calls the functions the hooks call (limits.count_public and limit_headers,
+limits.is_admin_path, lifecycle_clock.checked_today, http_cache.not_modified), and marks what it did
+(limits.COUNTED) so that no hook decides it again.
 """
 from . import (errors, front, generation_memo, hardening, http_cache, lifecycle_clock, limits, openapi, request_body,
                response_cache)
