@@ -1,7 +1,7 @@
 """SQLite connections, pragmas, transactions and schema creation, with no Flask in them (the scanner and
 the CLI import this without the web app); web/connection.py holds the per-request connection."""
-import sqlite3
 import itertools
+import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import resources
@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from . import migrations
+from .sql import transaction, upsert_sql  # noqa: F401  (the write helpers, imported from here by the writers)
 from .storage import StorageError, writing
 
 BUSY_TIMEOUT_MS = 10_000
@@ -63,46 +64,6 @@ def connect_ro(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False)
     return _configure(conn)
-
-
-_savepoints = itertools.count(1)
-
-
-def upsert_sql(table: str, columns: tuple, conflict: tuple, updated: tuple) -> str:
-    """An INSERT of columns into table that, where a row holds the same conflict key, sets its updated columns
-    to the new values. Never INSERT OR REPLACE: a replace deletes the old row without firing delete triggers."""
-    return (f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-            f" ON CONFLICT({', '.join(conflict)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in updated)}")
-
-
-@contextmanager
-def transaction(conn: sqlite3.Connection):
-    """Run a block all-or-nothing: a write transaction (BEGIN IMMEDIATE), or a SAVEPOINT inside one.
-
-    Nesting is what lets a function be atomic on its own and still join its caller's transaction
-    (as sqlite-utils' Database.atomic() does), so no function has to document who opens it.
-    """
-    if conn.in_transaction:
-        name = f"nested_{next(_savepoints)}"
-        conn.execute(f"SAVEPOINT {name}")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute(f"ROLLBACK TO {name}")
-            conn.execute(f"RELEASE {name}")
-            raise
-        conn.execute(f"RELEASE {name}")
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-        conn.execute("COMMIT")
-    except BaseException:
-        # A COMMIT refused (disk full, busy) can leave the transaction open: end it here, so the
-        # connection can still record the failure (merge/runs.py).
-        if conn.in_transaction:
-            conn.rollback()
-        raise
 
 
 def db_file(conn: sqlite3.Connection) -> str:

@@ -12,7 +12,7 @@ from ..storage import StorageError
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
 from ..web import params
-from . import bp
+from .blueprint import bp
 
 log = logging.getLogger(__name__)
 

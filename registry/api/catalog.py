@@ -5,7 +5,7 @@ from ..queries import catalog
 from ..web.connection import get_db
 from ..web import params
 from ..web.params import get_or_404
-from . import bp
+from .blueprint import bp
 
 
 @bp.get("/providers")

@@ -10,7 +10,7 @@ from ..fields import CHANGE_KINDS as KINDS
 from ..resolve.cache import alias_index
 from ..web.errors import ApiError, bad_request
 from ..web import params
-from . import bp
+from .blueprint import bp
 
 MAX_LIMIT = 200
 # Opaque to callers (pass next_cursor back); it is the id the next page starts below.

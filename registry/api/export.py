@@ -4,7 +4,7 @@ from flask import Response, current_app, request
 from .. import export
 from ..db import connect_ro
 from ..web import params
-from . import bp
+from .blueprint import bp
 
 
 @bp.get("/export")

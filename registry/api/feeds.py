@@ -7,7 +7,7 @@ from ..queries import schedule
 from ..web.connection import get_db
 from ..feeds import atom, calendar, entries, jsonfeed
 from ..resolve import as_watched
-from . import bp
+from .blueprint import bp
 from .changes import page, watch
 
 

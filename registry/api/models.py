@@ -12,7 +12,7 @@ from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
 from ..web import params
 from ..web.params import get_or_404
-from . import bp
+from .blueprint import bp
 from .signals import lifecycle_headers
 
 MAX_PER_PAGE = 200

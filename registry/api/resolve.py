@@ -8,7 +8,7 @@ from ..web.errors import ApiError
 from ..resolve import resolve_identifier, upgrade_target
 from ..resolve.answers import resolve_answer
 from ..web import generation_memo, params
-from . import bp
+from .blueprint import bp
 from .signals import lifecycle_headers
 
 

@@ -6,7 +6,7 @@ from ..search import ranking
 from ..search.vocabulary import lexicon
 from ..web.connection import get_db, request_snapshot
 from ..web import params
-from . import bp
+from .blueprint import bp
 
 
 @bp.get("/search")

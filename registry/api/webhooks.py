@@ -12,7 +12,7 @@ from ..storage import StorageError, writing
 from ..web.auth import require_admin
 from ..web.errors import ApiError, bad_request
 from ..web import params
-from . import bp
+from .blueprint import bp
 from .changes import resolve_watched
 
 FIELDS = ("url", "models", "providers", "kinds", "days_before")

@@ -2,6 +2,8 @@
 import re
 import unicodedata
 
+from ..sql import transaction, upsert_sql
+
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 # Decorations a platform puts around a model name: a "Provider: " label on display names,
 # an "org/" path, "us." / "anthropic." dotted prefixes, "@version" and "-v1:0" / ":free" tails.
@@ -91,7 +93,6 @@ REBUILD_MIN, REBUILD_SHARE = 1000, 0.1
 
 def refresh(conn, model_ids=None) -> None:
     """Rewrite the search documents of the given models (all models when None)."""
-    from ..db import transaction, upsert_sql   # here: registry.db imports the migrations, which import this module
     where, params = "", ()
     if model_ids is not None:
         model_ids = list(model_ids)
