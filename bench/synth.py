@@ -5,7 +5,7 @@ Synthetic models come from scripts/bench_search.py's generator (24 providers, re
 module adds what the API serves beyond names: families per major version, parameter counts from
 the size token, context windows, model types, lifecycle dates, successors and provenance metadata.
 Rows go in with executemany; statuses come from registry.merge.lifecycle.recompute, alias keys from
-registry.merge.recompute.model_key, the FTS documents from registry.search.documents.refresh and the
+registry.merge.recompute.model_key, the FTS documents from registry.documents.refresh and the
 change history from registry.merge.changes, as a real run writes them. Built files are cached under
 bench/.cache/, keyed by size, seed and the sources that shape them (this file, the generator, schema.sql).
 """
@@ -29,7 +29,7 @@ for extra in (ROOT, ROOT / "scripts"):
 import bench_search  # noqa: E402  (scripts/bench_search.py: the name generator)
 from registry import lifecycle as rules  # noqa: E402
 from registry.merge import changes, lifecycle  # noqa: E402
-from registry.search import documents  # noqa: E402
+from registry import documents  # noqa: E402
 from registry.curation.apply import apply_curation  # noqa: E402
 from registry.curation.reader import read_curation  # noqa: E402
 from registry.db import bump_generation, connect_rw, init_db, schema_sql, transaction  # noqa: E402

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from registry.search import documents  # noqa: E402
+from registry import documents  # noqa: E402
 from registry.db import connect_ro, connect_rw, init_db, transaction  # noqa: E402
 from registry.search.ranking import search  # noqa: E402
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 sys.path.insert(0, str(ROOT))
 from registry.resolve.index import AliasIndex, AliasRow  # noqa: E402
-from registry.resolve.normalize import guess_source, loose_key, normalize  # noqa: E402
+from registry.normalize import guess_source, loose_key, normalize  # noqa: E402
 EXPECTED_CONFIDENCE = {"exact": 1.0, "normalized": 0.8}
 
 

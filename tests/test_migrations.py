@@ -24,7 +24,7 @@ from registry import lifecycle as rules
 from registry.merge import changes, lifecycle
 from registry.merge import facts as facts_table
 from registry.merge.recompute import recompute
-from registry.search import documents
+from registry import documents
 from registry.migrations import MigrationError, Step
 
 SEEDS = DATA.parent.parent / "seeds"

@@ -10,7 +10,7 @@ import pytest
 from helpers import load_script
 
 from registry.resolve.index import AliasIndex, AliasRow
-from registry.resolve.normalize import guess_source, normalize
+from registry.normalize import guess_source, normalize
 
 ROOT = Path(__file__).resolve().parent.parent
 

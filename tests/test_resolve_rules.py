@@ -10,9 +10,9 @@ import pytest
 
 from helpers import load_script
 
-from registry.resolve import normalize as N
+from registry import normalize as N
 from registry.resolve.index import AliasIndex, AliasRow
-from registry.resolve.normalize import decoration, guess_source, normalize
+from registry.normalize import decoration, guess_source, normalize
 from registry.resolve.upgrade import format_kept, pick_upgrade_alias
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,7 +7,7 @@ from registry.db import connect_ro
 from registry.search import candidates, ranking
 from registry.search.ranking import search
 from registry.search.vocabulary import Lexicon
-from registry.search.documents import name_variants, squash, squashed_names
+from registry.documents import name_variants, squash, squashed_names
 
 STATUS_RANK = {"latest": 0, "active": 1, "deprecated": 2, "sunset": 3}
 RESULT_KEYS = {"slug", "display_name", "version", "status", "family", "provider", "score"}
@@ -144,7 +144,7 @@ def test_limit(client, limit, count):
 
 def test_limit_defaults_to_twenty(client, rw):
     from registry.db import transaction
-    from registry.search import documents
+    from registry import documents
     family_id = rw.execute("SELECT id FROM families WHERE slug = 'claude-haiku'").fetchone()[0]
     with transaction(rw):
         rw.executemany(

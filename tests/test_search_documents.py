@@ -9,7 +9,7 @@ from helpers import DATA, load_script
 from registry.db import connect_ro
 from registry.search import ranking
 from registry.search.candidates import phrase, words_match
-from registry.search.documents import HOLDS, words_needle, words_text
+from registry.documents import HOLDS, words_needle, words_text
 from registry.search.ranking import search
 from registry.search.vocabulary import Lexicon, frequent_words
 
@@ -121,7 +121,7 @@ def test_refreshed_documents_are_found_whichever_way_the_index_is_kept(app, monk
     """A refresh leaves both FTS5 indexes holding exactly search_docs (FTS5's integrity check against the
     content) and the triggers as the schema made them, whether it wrote through them or rebuilt the indexes."""
     from registry.db import connect_rw, transaction
-    from registry.search import documents
+    from registry import documents
     monkeypatch.setattr(documents, "REBUILD_MIN", minimum)
     conn = connect_rw(app.config["DATABASE"])
     try:

@@ -17,7 +17,7 @@ from ..fields import HUB_PLATFORM, OFFICIAL, RETIRING, WORKING
 from ..lifecycle.fit import FIT_RULES, fits, undated
 from ..resolve import answer_match
 from ..resolve.index import AliasIndex, Match
-from ..resolve.normalize import normalize
+from ..normalize import normalize
 from ..resolve.upgrade import alias_form, upgrade_aliases, wanted_form
 
 

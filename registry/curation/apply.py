@@ -7,7 +7,7 @@ from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
 from ..merge.runs import RunError, recorded_run
 from ..queries.runs import running_run_id
-from ..search import documents
+from .. import documents
 
 
 class CurationMismatch(RunError, ValueError):

@@ -11,7 +11,7 @@ from collections import Counter
 
 from ..fields import FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
-from ..resolve.normalize import normalize
+from ..normalize import normalize
 from . import validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")

@@ -38,7 +38,7 @@ class Member:
     (metadata.platforms). sources: field -> the source of the model's own lifecycle values.
     served: the platforms its ids belong to (alias sources, and 'hub' for published weights).
     key / pinned: its slug normalized, and whether that names a dated snapshot (the write path
-    computes both with registry/resolve/normalize.py).
+    computes both with registry/normalize.py).
     """
 
     id: int

@@ -5,7 +5,7 @@ import json
 import re
 
 from ..db import now_iso
-from ..resolve.normalize import normalize, pin_free
+from ..normalize import normalize, pin_free
 
 
 class Families:

@@ -11,8 +11,8 @@ from datetime import date
 from .. import lifecycle as rules
 from ..db import now_iso
 from ..fields import HUB_PLATFORM, OFFICIAL, REMOVED
-from ..resolve.normalize import normalize, pins
-from ..search import documents
+from ..normalize import normalize, pins
+from .. import documents
 from .priority import pick
 
 SIGNALS = ("deprecated", "retired", "status")

@@ -8,13 +8,13 @@ from pathlib import Path
 from ..db import now_iso, upsert_sql
 from ..lifecycle import today
 from . import lifecycle
-from ..search import documents
+from .. import documents
 from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, FEED_SOURCE, HUB_SOURCE, LINKS,
                       PLATFORM_SOURCES, REMOVED)
 from .capabilities import capabilities, write_capability_rows
 from .families import Families
 from .priority import FLAG_FIELDS, merge_by_key, pick, precedence, rank
-from ..resolve.normalize import normalize
+from ..normalize import normalize
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 

@@ -8,7 +8,7 @@ from ..queries import catalog
 from ..fields import HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, RETIRING
 from .cache import alias_index
 from .index import Match
-from .normalize import normalize as normalized   # the package keeps `normalize` as its submodule's name
+from ..normalize import normalize as normalized
 from .platform_forms import spelled_differently
 from .upgrade import FormatKept, format_kept, pick_upgrade_alias, upgrade_aliases, upgrade_for
 from .written import Written, written

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .normalize import drop_revision, guess_source, loose_key, normalize, pins
+from ..normalize import drop_revision, guess_source, loose_key, normalize, pins
 from .platform_forms import FormIndex, same_size
 from .substring import SubstringIndex
 from .table import AliasRow, AliasTable, HashedIds

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .normalize import pin_free, pins
+from ..normalize import pin_free, pins
 from .table import HashedIds
 
 DROPPED_WORDS = frozenset({"instruct", "chat", "hf", "it"})  # chat-only platforms drop them ('-it': Gemma)

@@ -25,7 +25,7 @@ import re
 from array import array
 from typing import Callable
 
-from .normalize import pin_at
+from ..normalize import pin_at
 from .platform_forms import derived, is_size
 
 MIN_SUBSTRING = 4          # shorter side of a substring match, in normalized characters

@@ -16,7 +16,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .normalize import normalize
+from ..normalize import normalize
 
 ID_BITS = 24                       # ids below 16M: rows, models and normalized forms alike
 ID_MASK = (1 << ID_BITS) - 1

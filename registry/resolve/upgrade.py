@@ -13,7 +13,7 @@ from ..queries import catalog
 from ..fields import PLATFORM_NAMES
 from ..fields import OFFICIAL
 from .index import AliasRow
-from .normalize import DIRECT_API_PREFIXES, HOSTED_PATHS, decoration
+from ..normalize import DIRECT_API_PREFIXES, HOSTED_PATHS, decoration
 
 
 def upgrade_for(db, row, platform: str = OFFICIAL):

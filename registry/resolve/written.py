@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from ..fields import OFFICIAL
-from .normalize import (BEDROCK_PREFIXES, DIRECT_API_PREFIXES, GATEWAY_VARIANTS, HOSTED_PATHS, SDK_SOURCES,
+from ..normalize import (BEDROCK_PREFIXES, DIRECT_API_PREFIXES, GATEWAY_VARIANTS, HOSTED_PATHS, SDK_SOURCES,
                         SHARED_ROUTES, sdk_prefix)
 
 BEDROCK, VERTEX, GATEWAY = "cloud-a", "cloud-b", "gateway"   # the alias sources of registry/fields.py

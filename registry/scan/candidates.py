@@ -15,7 +15,7 @@ from typing import Iterable
 
 import ahocorasick
 
-from ..resolve.normalize import normalize
+from ..normalize import normalize
 
 MIN_KEY = 4                       # shorter keys ('o1') would hit inside any hex string
 ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:/@+-")

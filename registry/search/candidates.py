@@ -19,7 +19,7 @@ from ..queries.capabilities import capability_condition, filter_conditions
 from ..queries.model_list import from_ids
 from ..queries.where import Where
 from . import intent
-from .documents import HOLDS, squash, words_needle
+from ..documents import HOLDS, squash, words_needle
 
 WINDOW = 200                     # most rows a broad query's words or squashed start are ranked among
 EXACT_LOOKUP = 200               # whole squashed names looked up apart from the window

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from ..fields import WORKING
-from .documents import WORD_RUN
+from ..documents import WORD_RUN
 
 TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER = (
     "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "platform",

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 
 from ..fields import STATUS_RANK, WORKING
 from . import candidates, intent
-from .documents import ALIAS_SEPARATOR, WORD_RUN, squash
+from ..documents import ALIAS_SEPARATOR, WORD_RUN, squash
 from .vocabulary import Lexicon, lexicon
 
 DEFAULT_LIMIT = 20

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from ..db import generation
 from ..generations import GenerationCache
-from .documents import WORD_RUN
+from ..documents import WORD_RUN
 from .intent import KNOWN
 
 TYPO_MIN = 4        # shortest word corrected

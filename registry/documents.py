@@ -2,7 +2,7 @@
 import re
 import unicodedata
 
-from ..sql import transaction, upsert_sql
+from .sql import transaction, upsert_sql
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 # Decorations a platform puts around a model name: a "Provider: " label on display names,
