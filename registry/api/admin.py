@@ -1,12 +1,11 @@
 """Admin endpoints: trigger an ingestion run (202, in the background) and list runs."""
 import logging
-import threading
 
 from flask import current_app, jsonify
 
 from ..queries import runs
 from ..web.connection import get_db
-from ..ingest.runner import RunOptions, begin, execute
+from ..ingest.runner import RunOptions, start_source
 from ..fields import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
@@ -24,27 +23,22 @@ def trigger_ingest(source):
         raise bad_request(f"Unknown source '{source}'; valid sources: {', '.join(AUTOMATED_SOURCES)}.")
     config = current_app.config
     try:
-        started = begin(config["DATABASE"], source)
+        run_id = start_source(config["DATABASE"], source, RunOptions(config["OFFLINE"], config["SEEDS_DIR"]),
+                              on_end=_log_failure)
     except StorageError as exc:   # the disk refused the lock or the run row: say why, not 500
         raise ApiError(503, "service_unavailable", f"Cannot start a run of {source}: {exc}.") from exc
-    if started is None:
+    if run_id is None:
         running = runs.running_run_id(get_db(), source)
         which = f" (run {running})" if running else ""
         raise ApiError(409, "conflict", f"An ingestion run of {source} is already running{which}.")
-    lock, run_id = started
-
-    def work():
-        try:
-            result = execute(config["DATABASE"], source, run_id, RunOptions(config["OFFLINE"], config["SEEDS_DIR"]))
-            if result.status == "failed":
-                # The run row says why; the server's log also keeps an unexpected error's traceback.
-                log.error("%s run %s failed: %s%s", source, run_id, result.error,
-                          f"\n{result.trace}" if result.trace else "")
-        finally:
-            lock.release()
-
-    threading.Thread(target=work, name=f"ingest-{source}", daemon=True).start()
     return jsonify({"ingestion_run": runs.run_started(get_db(), run_id)}), 202
+
+
+def _log_failure(result) -> None:
+    """The run row says why a run failed; the server's log also keeps an unexpected error's traceback."""
+    if result.status == "failed":
+        log.error("%s run %s failed: %s%s", result.source, result.run_id, result.error,
+                  f"\n{result.trace}" if result.trace else "")
 
 
 @bp.get("/admin/ingestion-runs")

@@ -1,4 +1,5 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
+import threading
 import traceback
 from dataclasses import dataclass
 
@@ -125,8 +126,31 @@ def run_source(db_path: str, source: str, *, offline: bool = False, seeds_dir: s
         return RunResult(source, None, "failed", error=describe(exc), trace=trace)
     if started is None:
         return RunResult(source, None, "conflict", error=f"{source} is already running")
+    return _finish(db_path, source, started, RunOptions(offline, seeds_dir, session, record_to))
+
+
+def start_source(db_path: str, source: str, options: RunOptions = RunOptions(), on_end=None) -> int | None:
+    """Begin a run of source under its lock and do it in a background thread (the admin trigger answers at once):
+    its run id, or None when a run of it is going on. on_end(result) is called when it ends.
+
+    Raises StorageError when the disk refuses the lock or the run row (nothing started)."""
+    started = begin(db_path, source)
+    if started is None:
+        return None
+
+    def work():
+        result = _finish(db_path, source, started, options)
+        if on_end is not None:
+            on_end(result)
+
+    threading.Thread(target=work, name=f"ingest-{source}", daemon=True).start()
+    return started[1]
+
+
+def _finish(db_path: str, source: str, started: tuple, options: RunOptions) -> RunResult:
+    """Do a begun run (begin's (lock, run id)) and release its lock, whatever happens."""
     lock, run_id = started
     try:
-        return execute(db_path, source, run_id, RunOptions(offline, seeds_dir, session, record_to))
+        return execute(db_path, source, run_id, options)
     finally:
         lock.release()

@@ -1,4 +1,4 @@
-"""The one write path (docs/data-flow.md#one-write-path): every write ends in recorded_write().
+"""The one write path (docs/data-flow.md#one-write-path): every write of registry data ends in recorded_write().
 
 Ingestion, curation and the admin trigger write through recorded_run() and Run.apply(), so each has
 a run row that ends completed with its counts or failed with its error; the day's status recompute
