@@ -128,6 +128,8 @@ CAPABILITIES = tuple(f.name for f in FIELDS if f.stored == "capability")
 MODALITIES = ("text", "image", "audio", "video", "pdf")
 LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
 # Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
+# The columns a single-model answer adds to the list's Model object (a link such as successor is shaped apart).
+DETAIL_COLUMNS = tuple(f.name for f in FIELDS if f.shown == "detail" and f.stored == "column")
 LIST_DATES_AND_SIZES = tuple(f.name for f in FIELDS if f.shown == "list"
                              and f.name not in ("display_name", "version", "model_type"))
 # The metadata key of a tombstone: a model no source lists any longer keeps answering, with the time

@@ -76,9 +76,21 @@ def summary(change: dict) -> str:
     return "\n".join(lines)
 
 
+def countdown(days: int | None, day: str | None) -> str:
+    """A shutdown day seen from today, worded the same on the pages, in webhooks and in calendar alarms:
+    "shuts down in 12 days (2027-01-01)", "shuts down today (...)", "shut down on 2026-01-01 (3 days ago)"."""
+    if days is None:
+        return ""
+    if days > 0:
+        return f"shuts down in {days} day{'s' if days != 1 else ''} ({day})"
+    if days == 0:
+        return f"shuts down today ({day})"
+    return f"shut down on {day} ({-days} day{'s' if days != -1 else ''} ago)"
+
+
 def shutdown_upcoming(name: str, left: int, day: str, upgrade: str | None) -> str:
     """A webhook's title for a shutdown within its threshold: "gpt-4o: shuts down in 30 days (...)"."""
-    return f"{name}: shuts down in {left} days ({day}){_move(upgrade)}"
+    return f"{name}: {countdown(left, day)}{_move(upgrade)}"
 
 
 def day_summary(label: str, kind: str, upgrade: str | None) -> str:
@@ -97,4 +109,4 @@ def day_description(model: str, provider: str, kind: str, day: str, upgrade: str
 
 def day_alarm(label: str, days: int, day: str) -> str:
     """A calendar alarm's text, days before a shutdown."""
-    return f"{label} shuts down in {days} days ({day})"
+    return f"{label} {countdown(days, day)}"

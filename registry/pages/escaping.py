@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ..text import markdown, markdown_code, without_controls
 from ..url_policy import http_url
+from ..wording import countdown
 
 
 def html_page(body: str) -> str:
@@ -45,9 +46,10 @@ def is_http_url(value) -> bool:
 
 
 def init_app(app) -> None:
-    """Install the link test, and keep the Markdown overlay in app.extensions."""
+    """Install the link test and the countdown's words, and keep the Markdown overlay in app.extensions."""
     env = app.jinja_env
     env.tests["http_url"] = is_http_url
+    env.globals["countdown"] = countdown   # the one wording of a shutdown day (registry/wording.py)
     markdown_env = env.overlay(finalize=markdown_value, autoescape=False)
     markdown_env.filters = {**env.filters, "code": code, "autolink": autolink}   # an overlay shares the dict
     app.extensions["registry_markdown_env"] = markdown_env

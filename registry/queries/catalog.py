@@ -5,7 +5,7 @@ from . import packed
 from .capabilities import capability_set
 from .where import Where
 from .model_list import FROM_MODELS, model_summary
-from ..fields import ALIAS_SOURCES, COLUMNS, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
+from ..fields import ALIAS_SOURCES, COLUMNS, DETAIL_COLUMNS, OFFICIAL, PLATFORM_NAMES, PLATFORMS, sql_rank
 
 # A model's full row: its own columns, its family's and provider's names, and the JSON texts it keeps.
 MODEL_COLUMNS = packed.Columns({
@@ -132,8 +132,8 @@ def detail(row, aliases, platforms, successor, target) -> dict:
     export assembles every model from the same parts (registry/export.py)."""
     model = model_summary(row)
     metadata = json.loads(row["metadata"]) if row["metadata"] else None
+    model.update({name: row[name] for name in DETAIL_COLUMNS})   # canonical_url: every detail column of FIELDS
     model.update({
-        "canonical_url": row["canonical_url"],
         "successor": {"slug": successor["slug"], "display_name": successor["display_name"]} if successor else None,
         "aliases": [{"alias": a["alias"], "source": a["source"], "normalized": a["normalized"],
                      "listed": bool(a["listed"])} for a in aliases],
