@@ -116,6 +116,9 @@ SETTINGS = (
     Setting("PORT", "8000", _positive, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),
     Setting("GUNICORN_THREADS", "8", _positive, "threads per worker"),
+    # A slowloris holds a connection by sending its head a byte at a time (registry/serve/worker.py).
+    Setting("REGISTRY_HEAD_TIMEOUT_MS", "10000", _positive,
+            "milliseconds a client may take to send a request's head (line and headers) before it is dropped"),
 )
 BY_ENV = {s.env: s for s in SETTINGS}
 

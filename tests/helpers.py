@@ -47,7 +47,7 @@ def build_db(path, curation_dir, listed: bool = False) -> None:
     """Create a database and apply a curation directory to it; listed: as if each platform's own listing named
     every curated id too (registry scan --fix writes only a listed id). The same build again is a copy."""
     key = _made_from(curation_dir, listed)
-    if key in _BUILT:
+    if key in _BUILT and not Path(path).exists():   # over an existing database (open, maybe) the curation is applied
         shutil.copyfile(_BUILT[key], path)
         return
     init_db(str(path))

@@ -24,7 +24,9 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("serve")
     shutil.copytree(DATA / "curation", tmp / "curation")
     build_db(tmp / "registry.db", tmp / "curation")
-    srv = Server(registry_command(), server_env(tmp / "registry.db", REGISTRY_TODAY=TODAY), tmp / "serve.log")
+    # A head timeout of 2 s, not the default 10: the slowloris case waits for it.
+    srv = Server(registry_command(), server_env(tmp / "registry.db", REGISTRY_TODAY=TODAY,
+                                                REGISTRY_HEAD_TIMEOUT_MS="2000"), tmp / "serve.log")
     try:
         srv.wait_ready()
         yield srv

@@ -17,11 +17,13 @@ from functools import partial
 
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from ..config import setting
 from . import malloc, transport_errors
 
 # Seconds a client has to send a whole request head, from its first byte or from when a kept-alive
-# connection turns readable. Generous for any real client; a slowloris is dropped after it.
-HEAD_TIMEOUT = 10.0
+# connection turns readable (REGISTRY_HEAD_TIMEOUT_MS, 10 s). Generous for any real client; a slowloris is
+# dropped after it.
+HEAD_TIMEOUT = setting("REGISTRY_HEAD_TIMEOUT_MS") / 1000
 READ_SIZE = 65536
 # The blank line that ends a head; a bare LF is matched too, so the parser (not this loop) rejects it.
 END_OF_HEAD = re.compile(rb"\r?\n\r?\n")
