@@ -180,6 +180,7 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
     """Print the drift report (docs/curating.md#drift); 1 when a contradiction is not explained."""
     from . import lifecycle as rules
     from .curation import drift
+    from .ingest import seeds_drift
     if not os.path.exists(path):
         click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
         return 2
@@ -187,7 +188,7 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
     conn = connect_ro(path)
     try:
         curated, on = drift.curated_values(conn), rules.today()
-        found = drift.explain(drift.last_runs(conn, curated, on) + drift.seeds(conn, curated, seeds_dir, on),
+        found = drift.explain(drift.last_runs(conn, curated, on) + seeds_drift.seeds(conn, curated, seeds_dir, on),
                               cur.field_lines, directory)
         platform_ids = drift.unattached(conn)
     finally:

@@ -66,6 +66,13 @@ def connect_ro(path: str) -> sqlite3.Connection:
     return _configure(conn)
 
 
+# How a model row meets its family and provider (every model has both: NOT NULL foreign keys), for the
+# reads (queries/) and the write path's snapshots (merge/changes.py) alike.
+PROVIDER_JOIN = " JOIN providers p ON p.id = f.provider_id"
+JOINS = " JOIN families f ON f.id = m.family_id" + PROVIDER_JOIN
+FROM_MODELS = " FROM models m" + JOINS
+
+
 def db_file(conn: sqlite3.Connection) -> str:
     """The path of the file a connection writes (for messages that name it)."""
     try:

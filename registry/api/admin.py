@@ -6,6 +6,7 @@ from flask import current_app, jsonify
 from ..queries import runs
 from ..web.connection import get_db
 from ..ingest.runner import RunOptions, start_source
+from ..merge.runs import running_run_id
 from ..fields import AUTOMATED_SOURCES, CURATION
 from ..storage import StorageError
 from ..web.auth import require_admin
@@ -28,7 +29,7 @@ def trigger_ingest(source):
     except StorageError as exc:   # the disk refused the lock or the run row: say why, not 500
         raise ApiError(503, "service_unavailable", f"Cannot start a run of {source}: {exc}.") from exc
     if run_id is None:
-        running = runs.running_run_id(get_db(), source)
+        running = running_run_id(get_db(), source)
         which = f" (run {running})" if running else ""
         raise ApiError(409, "conflict", f"An ingestion run of {source} is already running{which}.")
     return jsonify({"ingestion_run": runs.run_started(get_db(), run_id)}), 202

@@ -5,8 +5,7 @@ from .reader import SOURCE, Curation
 from ..db import now_iso, writable
 from ..merge.locks import hold
 from ..merge.facts import fact_rows, replace_facts
-from ..merge.runs import RunError, recorded_run
-from ..queries.runs import running_run_id
+from ..merge.runs import RunError, recorded_run, running_run_id
 from .. import documents
 
 

@@ -102,25 +102,6 @@ def last_runs(conn, curated: dict, on: str) -> list[Drift]:
     return found
 
 
-def seeds(conn, curated: dict, seeds_dir: str, on: str) -> list[Drift]:
-    """Drift against each source's offline snapshot in seeds/, parsed and matched now (nothing written)."""
-    from ..ingest import sources
-    from ..ingest.match import records_to_facts
-    from ..ingest.snapshots import load_pages
-    found = []
-    for source in AUTOMATED_SOURCES:
-        if not Path(seeds_dir, source).is_dir():   # no snapshot of that source here: nothing it says
-            continue
-        try:
-            records = sources.load(source).parse(load_pages(seeds_dir, source))
-        except Exception as exc:   # a broken snapshot is a finding of its own, not a crash of the report
-            found.append(Drift("-", "snapshot", None, f"seeds/{source}", f"unreadable: {exc}"))
-            continue
-        facts, _, _ = records_to_facts(conn, source, records)
-        found += compare(curated, by_model(facts), f"seeds/{source}", on)
-    return found
-
-
 def explain(drift: list[Drift], field_lines: dict, directory) -> list[Drift]:
     """Each drift with the reason curation keeps its value, when a comment above the value gives one."""
     files: dict = {}

@@ -9,12 +9,8 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..queries import catalog
-from ..queries.model_list import FROM_MODELS
-from ..db import now_iso
-from ..fields import RETIRING
-from ..resolve.upgrade import upgrade_for
-from ..fields import COLUMNS, REMOVED
+from ..db import FROM_MODELS, now_iso
+from ..fields import COLUMNS, OFFICIAL, REMOVED, RETIRING, sql_list
 
 # The source of a change the daily recompute made with no date to name (a sibling's status moved).
 LIFECYCLE = "lifecycle"
@@ -139,15 +135,20 @@ def diff(before: State, after: State, source: str) -> list:
     return found
 
 
+# The upgrade its own API's decision names for a retiring model, as this merge just stored it (merge/lifecycle.py
+# writes platform_lifecycles; resolve/upgrade.py upgrade_for reads the same row for the API).
+_UPGRADE_SQL = ("SELECT u.slug FROM models m JOIN platform_lifecycles l ON l.model_id = m.id AND l.platform = ?"
+                " JOIN models u ON u.id = l.upgrade_id WHERE m.slug = ? AND m.status IN " + sql_list(RETIRING))
+
+
 def _upgrade_slug(conn, change: dict, cache: dict) -> str | None:
     """The recommended upgrade of a model a change retires (the resolve rules), else None."""
     if change["kind"] not in ("deprecation_announced", "shutdown_scheduled", "status_changed"):
         return None
     slug = change["model_slug"]
     if slug not in cache:
-        row = catalog.model_row(conn, slug=slug)
-        found = upgrade_for(conn, row) if row is not None and row["status"] in RETIRING else None
-        cache[slug] = found["slug"] if found is not None else None
+        found = conn.execute(_UPGRADE_SQL, (OFFICIAL, slug)).fetchone()
+        cache[slug] = found[0] if found is not None else None
     return cache[slug]
 
 

@@ -48,6 +48,13 @@ def start_run_or_refuse(conn, source: str, provider_slug: str | None = None, pat
         raise StorageError(f"{error}; {NOTHING_WRITTEN}") from exc
 
 
+def running_run_id(db, source: str) -> int | None:
+    """The id of the newest running run of a source, or None."""
+    row = db.execute("SELECT id FROM ingestion_runs WHERE source = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
+                     (source,)).fetchone()
+    return row[0] if row else None
+
+
 def complete_run(conn, run_id: int, added: int, updated: int, details: dict | None = None) -> None:
     """Mark a run completed with its counts and what it did with each upstream record."""
     with transaction(conn):

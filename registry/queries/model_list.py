@@ -2,15 +2,12 @@
 object of a list, built in Python (model_summaries) or written by SQLite as JSON text (list_models_json)."""
 import json
 
-from ..db import GENERATION
+from ..db import FROM_MODELS, GENERATION, JOINS, PROVIDER_JOIN  # noqa: F401  (FROM_MODELS: the readers')
 from . import packed
 from .capabilities import filter_conditions
 from .where import Where
 from ..fields import LIST_DATES_AND_SIZES
 
-PROVIDER_JOIN = " JOIN providers p ON p.id = f.provider_id"
-JOINS = " JOIN families f ON f.id = m.family_id" + PROVIDER_JOIN
-FROM_MODELS = " FROM models m" + JOINS
 
 
 def from_ids(ids: str) -> str:

@@ -25,13 +25,6 @@ def list_runs(db, source: str | None, status: str | None, limit: int) -> list:
     return [run_dict(r) for r in db.execute(sql, where.args + [limit])]
 
 
-def running_run_id(db, source: str) -> int | None:
-    """The id of the newest running run of a source, or None."""
-    row = db.execute("SELECT id FROM ingestion_runs WHERE source = ? AND status = 'running' ORDER BY id DESC LIMIT 1",
-                     (source,)).fetchone()
-    return row["id"] if row else None
-
-
 def run_started(db, run_id: int) -> dict:
     """The short form of a run just triggered: id, source, status, started_at."""
     row = db.execute("SELECT id, source, status, started_at FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()

@@ -6,7 +6,7 @@ clients that trickle header bytes hold all eight threads and the service stops (
 Here the worker's own event loop reads the head without blocking, keeps at most HEAD_TIMEOUT
 seconds for it, and submits the connection to the pool only once the blank line that ends the head
 (or more bytes than any valid head can have) has arrived; the thread's parser then reads those bytes
-from memory. Errors the parser finds answer in the API's JSON shape (registry/serve/transport_errors.py).
+from memory. Errors the parser finds answer in the API's JSON shape (registry/web/transport_errors.py).
 Why this and not gevent or a front process: docs/api-decisions.md ("Slow clients").
 """
 import errno
@@ -18,7 +18,8 @@ from functools import partial
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from ..config import setting
-from . import malloc, transport_errors
+from ..web import transport_errors
+from . import malloc
 
 # Seconds a client has to send a whole request head, from its first byte or from when a kept-alive
 # connection turns readable (REGISTRY_HEAD_TIMEOUT_MS, 10 s). Generous for any real client; a slowloris is

@@ -4,7 +4,7 @@ import logging
 from flask import current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from ..serve import transport_errors
+from . import transport_errors
 from .negotiate import error_format
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from werkzeug.http import remove_entity_headers
 from werkzeug.wrappers import Response
 
 from ..lifecycle import today
-from ..serve.transport_errors import ENVIRON_KEY as TRANSPORT_ERROR
+from .transport_errors import ENVIRON_KEY as TRANSPORT_ERROR
 from . import connection, lifecycle_clock, limits
 from .http_cache import not_modified
 from .response_cache import key

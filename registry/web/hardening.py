@@ -3,7 +3,7 @@ from urllib.parse import unquote_to_bytes
 
 from flask import request
 
-from ..serve import transport_errors
+from . import transport_errors
 from .errors import ApiError, bad_request
 
 

@@ -10,7 +10,7 @@ Three ways a body took a worker or answered 500 (issue 28, items 4 and 5; docs/t
   request body with registry/json_limits.py, so too deep is a ValueError, which Flask's get_json
   and the views already answer as 400.
 - framing: a malformed chunked body makes gunicorn's reader raise while the app reads; that is the
-  client's error, answered 400 like the errors the worker's parser meets (registry/serve/transport_errors.py).
+  client's error, answered 400 like the errors the worker's parser meets (registry/web/transport_errors.py).
 """
 from flask import request
 from flask.json.provider import DefaultJSONProvider
