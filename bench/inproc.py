@@ -209,7 +209,7 @@ def measure(db_path: Path, n: int, seed: int = 11, log=print, only=None) -> dict
         if bad:
             out["errors"][name] = bad
     close_thread_connections()
-    resolve_cache._cache.pop(str(db_path), None)   # free this size's index before the next
+    resolve_cache.forget(str(db_path))   # free this size's index before the next
     return out
 
 

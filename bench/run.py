@@ -36,6 +36,7 @@ import inproc  # noqa: E402
 import ingestbench  # noqa: E402
 import scanbench  # noqa: E402
 import tables  # noqa: E402
+from ingestbench import AUTOMATED_SOURCES  # noqa: E402
 
 # HTTP: fifteen 1-second alternations rather than five of 3 s, in the same time (why: bench/httpload.py).
 FULL = {"sizes": [1000, 10_000, 50_000], "requests": 1000, "seconds": 1, "rounds": 15}
@@ -65,7 +66,8 @@ def registries(sizes: list) -> tuple[dict, dict]:
     paths, info = {}, {}
     path, built = synth.curated_db(log)
     paths["curated"] = path
-    info["curated"] = {**built, "built": f"real pipeline (curate + 8 sources offline), {built['build_s']:.1f} s"}
+    made = f"real pipeline (curate + {len(AUTOMATED_SOURCES)} sources offline), {built['build_s']:.1f} s"
+    info["curated"] = {**built, "built": made}
     for n in sizes:
         path, built = synth.synthetic_db(n, log=log)
         paths[n] = path
@@ -89,7 +91,7 @@ def http_phase(db_path: Path, seconds: float, rounds: int, requests: int, load_k
         paths, stages = inproc.endpoint_paths(conn, index, max(requests, 1000), random.Random(23))
     finally:
         conn.close()
-    resolve_cache._cache.clear()   # this process's copy is not the server's; free it
+    resolve_cache.forget()   # this process's copy is not the server's; free it
     endpoints = {"resolve exact": stages["exact"], "resolve normalized": stages["normalized"],
                  "search": paths["search"], "model detail": paths["model detail"],
                  "models page": paths["models page"], "changes atom": paths["changes atom"],

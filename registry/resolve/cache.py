@@ -51,3 +51,12 @@ def alias_index(db, path: str, current: int | None = None) -> AliasIndex:
             db.execute("COMMIT")
         _indexes.put(path, current, index)
         return index
+
+
+def forget(path: str | None = None) -> None:
+    """Let the index of one database go (all of them when None): a process done with it frees its memory."""
+    if path is None:
+        for kept in list(_indexes.entries):
+            _indexes.discard(kept)
+    else:
+        _indexes.discard(path)
