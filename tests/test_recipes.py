@@ -1,0 +1,84 @@
+"""The contributing recipes hold (docs/contributing.md): done in a copy of the tree, each step's named test fails
+before the step and passes after it. Run in a subprocess on the copy, so the package under test is the copy's."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+COPIED = ("registry", "tests", "docs", "curation", "seeds", "setup.cfg", "README.md")
+
+# "An endpoint", steps 1 and 3: a view on the /api/v1 blueprint, then its entry in the OpenAPI document.
+TOY_VIEW = '''
+
+@bp.get("/toy-providers")
+def toy_providers():
+    return jsonify({"providers": catalog.list_providers(get_db())})
+'''
+TOY_PATH = '''  /toy-providers:
+    get:
+      operationId: listToyProviders
+      tags: [catalog]
+      summary: All providers again (a recipe's toy).
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "200":
+          description: The providers.
+          headers: *public-headers
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                required: [providers]
+                properties:
+                  providers: {type: array, items: {$ref: "#/components/schemas/Provider"}}
+        <<: *public-errors
+
+'''
+ENDPOINT_TESTS = ["tests/test_openapi.py::test_every_route_is_documented_and_nothing_else",
+                  "tests/test_every_endpoint.py"]
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of the project's code, tests, docs and data."""
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", ".cache"))
+        else:
+            shutil.copy(source, tmp_path / name)
+    return tmp_path
+
+
+def pytest_in(tree: Path, tests: list) -> subprocess.CompletedProcess:
+    """The named tests run on the copy (its registry package first on the path)."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x", *tests],
+                          cwd=tree, capture_output=True, text=True, timeout=600,
+                          env={**_env(), "PYTHONPATH": str(tree)})
+
+
+def _env() -> dict:
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def test_the_endpoint_recipe(tree):
+    catalog = tree / "registry" / "api" / "catalog.py"
+    assert "list_providers" in catalog.read_text(encoding="utf-8")   # the query the toy view calls exists
+    catalog.write_text(catalog.read_text(encoding="utf-8") + TOY_VIEW, encoding="utf-8")
+    undocumented = pytest_in(tree, ENDPOINT_TESTS)
+    assert undocumented.returncode == 1, undocumented.stdout[-2000:]
+    assert "/toy-providers" in undocumented.stdout
+    document = tree / "registry" / "web" / "openapi.yaml"
+    text = document.read_text(encoding="utf-8")
+    anchor = "  /providers/{slug}:\n"
+    document.write_text(text.replace(anchor, TOY_PATH + anchor, 1), encoding="utf-8")
+    documented = pytest_in(tree, ENDPOINT_TESTS)
+    assert documented.returncode == 0, documented.stdout[-3000:]
