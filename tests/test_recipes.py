@@ -82,3 +82,40 @@ def test_the_endpoint_recipe(tree):
     document.write_text(text.replace(anchor, TOY_PATH + anchor, 1), encoding="utf-8")
     documented = pytest_in(tree, ENDPOINT_TESTS)
     assert documented.returncode == 0, documented.stdout[-3000:]
+
+
+# "A model field", a metadata field: its row in FIELDS is all curation and the answers need.
+TOY_FIELD = '    Field("toy_note", "text", "metadata"),\n'
+READ_TOY = """
+import json, sys
+from registry import create_app
+from tests.helpers import build_db
+build_db(sys.argv[1], "tests/data/curation")
+client = create_app({"TESTING": True, "DATABASE": sys.argv[1]}).test_client()
+print(json.dumps(client.get("/api/v1/models/claude-3-5-sonnet-20241022").get_json()["metadata"]))
+"""
+
+
+def run_in(tree: Path, *args) -> subprocess.CompletedProcess:
+    """A Python script run on the copy (its registry package first on the path)."""
+    return subprocess.run([sys.executable, *args], cwd=tree, capture_output=True, text=True, timeout=300,
+                          env={**_env(), "PYTHONPATH": f"{tree}:{tree / 'tests'}", "REGISTRY_TODAY": "2026-11-21"})
+
+
+def test_the_metadata_field_recipe(tree):
+    import json
+    curation = tree / "tests" / "data" / "curation" / "anthropic.yaml"
+    text = curation.read_text(encoding="utf-8")
+    anchor = '        display_name: Claude 3.5 Sonnet (2024-10-22)\n'
+    curation.write_text(text.replace(anchor, anchor + "        toy_note: kept from the recipe\n", 1), encoding="utf-8")
+    unknown = run_in(tree, "-c", READ_TOY, str(tree / "before.db"))
+    assert unknown.returncode != 0 and "toy_note" in unknown.stderr   # curation refuses a field FIELDS lacks
+    fields = tree / "registry" / "fields.py"
+    source = fields.read_text(encoding="utf-8")
+    row = '    Field("preview", "flag", "metadata"),\n'
+    fields.write_text(source.replace(row, row + TOY_FIELD, 1), encoding="utf-8")
+    known = run_in(tree, "-c", READ_TOY, str(tree / "after.db"))
+    assert known.returncode == 0, known.stderr[-2000:]
+    metadata = json.loads(known.stdout.strip().splitlines()[-1])
+    assert metadata["toy_note"] == "kept from the recipe"
+    assert metadata["provenance"]["toy_note"] == "curation"
