@@ -22,7 +22,8 @@ PLATFORM = PLATFORM_SOURCES[SOURCE]
 PROVIDERS = {"anthropic": "anthropic", "meta": "meta", "mistralai": "mistral", "amazon": "amazon",
              "cohere": "cohere", "ai21labs": "ai21", "deepseek": "deepseek", "qwen": "qwen", "openai": "openai",
              "google": "google", "minimax": "minimax", "moonshotai": "moonshotai", "nvidia": "nvidia",
-             "zai": "zai", "xai": "xai"}
+             "zai": "zai", "xai": "xai", "stabilityai": "stability", "twelvelabs": "twelvelabs", "lumaai": "luma",
+             "writer": "writer"}
 _ARN_MODEL = "foundation-model/"
 
 
