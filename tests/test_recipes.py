@@ -119,3 +119,28 @@ def test_the_metadata_field_recipe(tree):
     metadata = json.loads(known.stdout.strip().splitlines()[-1])
     assert metadata["toy_note"] == "kept from the recipe"
     assert metadata["provenance"]["toy_note"] == "curation"
+
+
+# "An audit invariant": a function over the loaded Registry, one line per violation, in INVARIANTS.
+TOY_INVARIANT = '''
+
+def toy_aliases_without_a_model(reg: Registry) -> list:
+    """(z) an alias whose model the registry does not hold (a recipe's toy)."""
+    slugs = {a.model_slug for a in reg.aliases}
+    return [f"{a.alias} names {a.model_slug}" for a in reg.aliases if a.model_slug not in slugs or {BREAK}]
+
+
+INVARIANTS["(z) an alias names no model"] = toy_aliases_without_a_model
+'''
+AUDIT_TESTS = ["tests/test_audit.py::test_the_fixture_registry_holds_every_answer_invariant"]
+
+
+@pytest.mark.parametrize("breaks, passes", [("False", True), ("a.alias.startswith('claude')", False)])
+def test_the_audit_invariant_recipe(tree, breaks, passes):
+    answers = tree / "registry" / "audit" / "answers.py"
+    answers.write_text(answers.read_text(encoding="utf-8") + TOY_INVARIANT.replace("{BREAK}", breaks),
+                       encoding="utf-8")
+    run = pytest_in(tree, AUDIT_TESTS)
+    assert (run.returncode == 0) is passes, run.stdout[-2000:]
+    if not passes:   # the test names the invariant and the line it reports
+        assert "(z) an alias names no model" in run.stdout
