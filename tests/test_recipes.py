@@ -144,3 +144,45 @@ def test_the_audit_invariant_recipe(tree, breaks, passes):
     assert (run.returncode == 0) is passes, run.stdout[-2000:]
     if not passes:   # the test names the invariant and the line it reports
         assert "(z) an alias names no model" in run.stdout
+
+
+# "A page", steps 1 to 3: a view, its two templates, its entry under x-pages.
+TOY_PAGE_VIEW = '''
+
+@page("/toy-providers")
+def toy_providers():
+    """Every provider again (a recipe's toy)."""
+    return render("toy_providers", providers=catalog.list_providers(get_db()))
+'''
+SHOW_TOY_PAGE = """
+import sys
+from registry import create_app
+from tests.helpers import build_db
+build_db(sys.argv[1], "tests/data/curation")
+client = create_app({"TESTING": True, "DATABASE": sys.argv[1]}).test_client()
+html, md = client.get("/toy-providers"), client.get("/toy-providers.md")
+print(html.status_code, md.status_code, "Anthropic" in md.get_data(as_text=True))
+"""
+TOY_PAGE_DOC = "    /toy-providers:\n      get: {summary: Every provider again, <<: *page}\n"
+PAGE_TESTS = ["tests/test_openapi.py::test_every_page_is_documented_and_nothing_else"]
+
+
+def test_the_page_recipe(tree):
+    pages = tree / "registry" / "pages"
+    (pages / "catalog.py").write_text((pages / "catalog.py").read_text(encoding="utf-8") + TOY_PAGE_VIEW,
+                                      encoding="utf-8")
+    for suffix in ("html", "md"):   # the providers page's own templates, under the toy's name
+        (pages / "templates" / f"toy_providers.{suffix}").write_text(
+            (pages / "templates" / f"providers.{suffix}").read_text(encoding="utf-8"), encoding="utf-8")
+    undocumented = pytest_in(tree, PAGE_TESTS)
+    assert undocumented.returncode == 1 and "/toy-providers" in undocumented.stdout, undocumented.stdout[-2000:]
+    document = tree / "registry" / "web" / "openapi.yaml"
+    anchor = "    /providers/{slug}:\n      get: {summary: \"A provider:"
+    text = document.read_text(encoding="utf-8")
+    assert text.count(anchor) == 1
+    document.write_text(text.replace(anchor, TOY_PAGE_DOC + anchor, 1), encoding="utf-8")
+    documented = pytest_in(tree, PAGE_TESTS + ["tests/test_pages.py::test_every_link_of_the_pages_answers"])
+    assert documented.returncode == 0, documented.stdout[-3000:]
+    # the page and its Markdown twin answer, with the providers in them
+    shown = run_in(tree, "-c", SHOW_TOY_PAGE, str(tree / "pages.db"))
+    assert shown.returncode == 0 and shown.stdout.split() == ["200", "200", "True"], shown.stderr[-2000:]
