@@ -186,3 +186,37 @@ def test_the_page_recipe(tree):
     # the page and its Markdown twin answer, with the providers in them
     shown = run_in(tree, "-c", SHOW_TOY_PAGE, str(tree / "pages.db"))
     assert shown.returncode == 0 and shown.stdout.split() == ["200", "200", "True"], shown.stderr[-2000:]
+
+
+# "A source", steps 1 and 2: its module (here xAI's, under a new name), registered in MODULES, VENDOR_SOURCES and
+# SOURCE_URLS; then its name in the two `source` enums of the OpenAPI document.
+SOURCE_TESTS = ["tests/test_openapi.py::test_enums_match_the_app",
+                "tests/test_openapi.py::test_schema_enums_match_the_app"]
+
+
+def test_the_source_recipe(tree):
+    sources = tree / "registry" / "ingest" / "sources"
+    module = (sources / "xai.py").read_text(encoding="utf-8").replace('"vendor-f-api"', '"vendor-g-api"')
+    (sources / "toy.py").write_text(module, encoding="utf-8")
+    registry = (sources / "__init__.py").read_text(encoding="utf-8")
+    (sources / "__init__.py").write_text(registry.replace('    "vendor-f-api": "xai",\n',
+                                                          '    "vendor-f-api": "xai",\n    "vendor-g-api": "toy",\n'),
+                                         encoding="utf-8")
+    fields = tree / "registry" / "fields.py"
+    text = fields.read_text(encoding="utf-8")
+    listed_vendors = '"vendor-e-api",\n                  "vendor-f-api")'
+    text = text.replace(listed_vendors, listed_vendors[:-1] + ', "vendor-g-api")')
+    text = text.replace('"https://api.x.ai",', '"https://api.x.ai", "https://toy.invalid",')
+    fields.write_text(text, encoding="utf-8")
+    check = run_in(tree, "-c", "from registry.ingest import sources; from registry.fields import SOURCE_URLS;"
+                   " print(sources.load('vendor-g-api').SOURCE, SOURCE_URLS['vendor-g-api'])")
+    assert check.stdout.split() == ["vendor-g-api", "https://toy.invalid"], check.stderr[-2000:]
+    unlisted = pytest_in(tree, SOURCE_TESTS)
+    assert unlisted.returncode == 1 and "vendor-g-api" in unlisted.stdout, unlisted.stdout[-2000:]
+    document = tree / "registry" / "web" / "openapi.yaml"
+    text = document.read_text(encoding="utf-8")
+    assert text.count("vendor-e-api, vendor-f-api,") == 2
+    document.write_text(text.replace("vendor-e-api, vendor-f-api,", "vendor-e-api, vendor-f-api, vendor-g-api,"),
+                        encoding="utf-8")
+    listed = pytest_in(tree, SOURCE_TESTS)
+    assert listed.returncode == 0, listed.stdout[-3000:]
