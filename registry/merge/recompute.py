@@ -20,17 +20,9 @@ COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
 
 def _load_facts(conn) -> dict:
-    facts, scalars = {}, {}   # scalars: one decoding of each repeated JSON string or number (immutable, shared)
+    facts = {}
     for source, slug, field, value in conn.execute("SELECT source, model_slug, field, value FROM facts"):
-        if value is None:
-            decoded = None
-        elif value[0] in "[{":
-            decoded = json.loads(value)
-        else:
-            decoded = scalars.get(value)
-            if decoded is None:
-                decoded = scalars[value] = json.loads(value)
-        facts.setdefault(slug, {}).setdefault(field, {})[source] = decoded
+        facts.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
     return facts
 
 
