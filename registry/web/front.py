@@ -93,7 +93,7 @@ class KeptAnswers:
             log.exception("public read not counted in front; Flask counts it")
             return None
         environ[limits.COUNTED] = counted
-        if counted and counted[-1].breached:
+        if limits.over_budget(counted):
             return None
         return counted
 

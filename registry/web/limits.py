@@ -118,6 +118,11 @@ def count(counters: Counters, budget: str, who: str, scope: str) -> list:
                 raise
 
 
+def over_budget(counted: list) -> bool:
+    """Is a request over its budget, by what count() gave (the last limit counted is the breached one, if any)?"""
+    return bool(counted) and counted[-1].breached
+
+
 def count_public(app, remote_addr: str | None) -> list:
     """Count a public request of remote_addr (the front layer's call; check() makes the same one)."""
     return count(app.extensions[EXTENSION], app.config["RATELIMIT_PUBLIC"], ip_key(remote_addr), PUBLIC_SCOPE)
@@ -134,7 +139,7 @@ def limit_headers(counted: list, status: int) -> list:
     if not counted:
         return []
     try:   # reset_at reads the store, which may have gone away since the count: answer anyway, without the numbers
-        current = counted[-1] if counted[-1].breached else min(counted, key=lambda lim: (lim.remaining, -lim.reset_at))
+        current = counted[-1] if over_budget(counted) else min(counted, key=lambda lim: (lim.remaining, -lim.reset_at))
         reset_at = current.reset_at
     except Exception:
         return []
@@ -174,7 +179,7 @@ def check():
             counted = count_public(app, request.remote_addr)
         request.environ[COUNTED] = counted
     # Over budget, whoever counted it: the 429 is Flask's to answer, in the one error shape.
-    return rate_limited(counted) if counted and counted[-1].breached else None
+    return rate_limited(counted) if over_budget(counted) else None
 
 
 def add_headers(response):
