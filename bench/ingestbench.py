@@ -210,7 +210,9 @@ def cycle_seeds(hub_seeds: Path, directory: Path, changed: bool) -> Path:
             (directory / source).symlink_to(origin / source, target_is_directory=True)
             continue
         pages = load_pages(origin, source)
-        next((page for page in reversed(pages) if _drop_one(page.body)), None)
+        for page in reversed(pages):   # the last page that holds a record loses its last one
+            if _drop_one(page.body):
+                break
         save_pages(directory, source, pages)
     return directory
 
