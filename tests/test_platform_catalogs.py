@@ -42,8 +42,13 @@ def test_openrouter_fetches_its_public_catalog_without_a_key():
     # the weights' repo helps find the model
     ("minimax/minimax-m2.5", "minimax", {"platforms": {"gateway": {}}},
      ["minimax/minimax-m2.5-20260211", "MiniMaxAI/MiniMax-M2.5"], None),
+    # a provider curated for its gateway ids: the repo it names helps find the model
+    ("sao10k/l3-euryale-70b", "sao10k", {"platforms": {"gateway": {}}},
+     ["sao10k/l3-euryale-70b", "Sao10K/L3-70B-Euryale-v2.1"], None),
+    # the gateway's own router is no provider's model
+    ("openrouter/auto", None, {}, [], "a router or cloaked model of the gateway, no provider's"),
     # an organisation outside the registry's providers is counted, not read
-    ("sao10k/l3-euryale-70b", None, {}, [], "organisation outside the registry's providers"),
+    ("eleutherai/llemma_7b", None, {}, [], "organisation outside the registry's providers"),
 ])
 def test_openrouter_parse(model_id, provider, fields, links, skip):
     records = {r.model_id: r for r in openrouter.parse([Page(load("openrouter-models.json"))])}

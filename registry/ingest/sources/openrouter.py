@@ -22,7 +22,19 @@ ORGS = {"openai": "openai", "anthropic": "anthropic", "google": "google", "meta-
         "mistralai": "mistral", "cohere": "cohere", "x-ai": "xai", "deepseek": "deepseek", "qwen": "qwen",
         "amazon": "amazon", "moonshotai": "moonshotai", "z-ai": "zai", "minimax": "minimax",
         "microsoft": "microsoft", "nvidia": "nvidia", "nousresearch": "nousresearch", "perplexity": "perplexity",
-        "ai21": "ai21"}
+        "ai21": "ai21", "writer": "writer",
+        # providers curated for their OpenRouter ids (curation/<slug>.yaml names the listing it read)
+        "baidu": "baidu", "xiaomi": "xiaomi", "bytedance-seed": "bytedance", "bytedance": "bytedance",
+        "tencent": "tencent", "inclusionai": "inclusionai", "stepfun": "stepfun", "kwaipilot": "kwaipilot",
+        "alibaba": "alibaba", "nex-agi": "nex-agi", "arcee-ai": "arcee", "liquid": "liquid", "ibm-granite": "ibm",
+        "poolside": "poolside", "rekaai": "reka", "relace": "relace", "morph": "morph", "inflection": "inflection",
+        "inception": "inception", "upstage": "upstage", "perceptron": "perceptron", "essentialai": "essentialai",
+        "prime-intellect": "primeintellect", "allenai": "allenai", "deepcogito": "deepcogito",
+        "aion-labs": "aionlabs", "sao10k": "sao10k", "thedrummer": "thedrummer", "anthracite-org": "anthracite",
+        "mancer": "mancer", "undi95": "undi95", "gryphe": "gryphe", "alfredpros": "alfredpros",
+        "cognitivecomputations": "cognitivecomputations"}
+# Organisations whose ids are the gateway's routers or its cloaked (unnamed) models: no provider's model.
+ROUTERS = frozenset({"openrouter", "switchpoint"})
 
 
 def fetch(session, base_url: str, key: str | None) -> list[Page]:
@@ -36,6 +48,9 @@ def parse(pages: list[Page]) -> list[Record]:
     for model_id, item, ctx in u.listed(pages, "data", "id", SOURCE):
         org = model_id.split("/", 1)[0].lstrip("~").lower()
         provider = ORGS.get(org)
+        if org in ROUTERS:
+            records.append(Record(model_id, None, skip="a router or cloaked model of the gateway, no provider's"))
+            continue
         if provider is None:
             records.append(Record(model_id, None, skip="organisation outside the registry's providers"))
             continue
