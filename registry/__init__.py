@@ -18,7 +18,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     from . import web
-    from .config import from_environment
+    from .config import from_environment, require_valid
+    require_valid()   # a bad setting stops here, in one line, not as a 500 at the first request
     from .web import connection
     # No static folder: the pages serve their two files themselves (registry/pages/), inside the public budget.
     app = Flask(__name__, static_folder=None)

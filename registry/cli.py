@@ -20,7 +20,7 @@ from .merge.runs import describe, refresh_if_stale
 from .notify import store
 from .notify.deliver import DEFAULT_BUDGET, notify
 from .scan.command import scan_command
-from .storage import StorageError
+from .storage import NO_DIR, NOT_A_DISK, StorageError, probe
 from .curation.report import curation_report
 
 
@@ -86,8 +86,11 @@ def ingest_command(source, offline, record, verbose):
     except click.ClickException as exc:
         if not isinstance(exc.__cause__, StorageError):
             raise
-        # The disk refused: say so once, and still try every source (each says what it met).
+        # The disk refused: say so once, and still try every source (each says what it met), unless the
+        # place itself cannot hold a database (no such directory, /proc): then no source can, said once.
         click.echo(f"schema: failed: {exc.message}", err=True)
+        if probe(config["DATABASE"]) in (NO_DIR, NOT_A_DISK):
+            sys.exit(1)
         failed += 1
     chosen = [source] if source else list(AUTOMATED_SOURCES)
     chatty = sys.stdout.isatty()   # progress while a source runs on a terminal; cron gets the summaries
@@ -165,7 +168,12 @@ def notify_command(budget):
 def serve_command():
     """Migrate the database if needed, then serve the API with gunicorn on $HOST:$PORT."""
     path = current_app.config["DATABASE"]
-    ensure_schema(path)
+    if not _has_schema(path):
+        # A path with no registry would serve 404s and "nothing shuts down" to every client, silently.
+        click.echo(f"registry: error: no registry database at {os.path.abspath(path)} (REGISTRY_DB); build one"
+                   " with `registry init-db && registry curate && registry ingest`, or `make run`", err=True)
+        sys.exit(2)
+    ensure_schema(path)   # an older schema is migrated
     conn = connect_ro(path)
     try:
         if not conn.execute("SELECT 1 FROM models LIMIT 1").fetchone():
@@ -174,6 +182,22 @@ def serve_command():
         conn.close()
     from .serve.server import serve   # gunicorn is imported only by the command that needs it
     serve()
+
+
+def _has_schema(path: str) -> bool:
+    """Is there a registry database (its tables made by init-db) at path?"""
+    if not os.path.isfile(path):
+        return False
+    try:
+        conn = connect_ro(path)
+    except sqlite3.Error:
+        return False
+    try:
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone() is not None
+    except sqlite3.Error:   # not a SQLite file at all
+        return False
+    finally:
+        conn.close()
 
 
 def _drift(path: str, directory: str, seeds_dir: str) -> int:

@@ -9,6 +9,15 @@ from dataclasses import dataclass
 from typing import Callable
 
 
+class SettingError(ValueError):
+    """A setting the environment gives a value it cannot take: the message names the variable, the value and
+    what is accepted, on one line (docs/running.md#environment-variables)."""
+
+
+def _bad(name: str, raw: str, accepted: str) -> SettingError:
+    return SettingError(f"{name}={raw!r} is not accepted: {accepted}")
+
+
 def _text(name: str, raw: str) -> str:
     return raw
 
@@ -16,23 +25,72 @@ def _text(name: str, raw: str) -> str:
 def _count(name: str, raw: str) -> int:
     """A non-negative integer; a bad value stops the app at startup, not at the first request."""
     if not raw.strip().isdigit():
-        raise ValueError(f"{name} must be a non-negative integer, not {raw!r}")
+        raise _bad(name, raw, "a non-negative whole number")
     return int(raw.strip())
 
 
 def _positive(name: str, raw: str) -> int:
     value = _count(name, raw)
     if value < 1:
-        raise ValueError(f"{name} must be at least 1, not {raw!r}")
+        raise _bad(name, raw, "a whole number of at least 1")
     return value
 
 
+def _port(name: str, raw: str) -> int:
+    value = _count(name, raw) if raw.strip().isdigit() else None
+    if value is None or not 1 <= value <= 65535:
+        raise _bad(name, raw, "a TCP port, 1 to 65535")
+    return value
+
+
+FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+              "off": False}
+
+
 def _flag(name: str, raw: str) -> bool:
-    return raw == "1"
+    word = raw.strip().lower()
+    if word == "":
+        return False
+    if word not in FLAG_WORDS:
+        raise _bad(name, raw, "1, true, yes or on (0, false, no, off or unset: off)")
+    return FLAG_WORDS[word]
 
 
 def _keys(name: str, raw: str) -> list:
     return [k.strip() for k in raw.split(",") if k.strip()]
+
+
+def _day(name: str, raw: str) -> str | None:
+    """An ISO day (YYYY-MM-DD), or unset."""
+    from datetime import date
+    text = raw.strip()
+    if text == "":
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is None or day.isoformat() != text:   # fromisoformat also takes 20261206 and week dates
+        raise _bad(name, raw, "an ISO day such as 2026-12-06")
+    return text
+
+
+def _rates(name: str, raw: str) -> str:
+    """A rate-limit budget in the limits library's notation (`100/minute`, `10/second;100/minute`)."""
+    from limits import parse_many
+    try:
+        parse_many(raw)
+    except ValueError:
+        raise _bad(name, raw, "a budget such as 100/minute, or several joined by ';' (10/second;100/minute)") from None
+    return raw
+
+
+def _storage(name: str, raw: str) -> str:
+    """Where the rate-limit counters live: memory:// or a Redis-family URI (registry/web/limit_storage.py)."""
+    scheme = raw.partition("://")[0].lower()
+    if "://" not in raw or not (scheme == "memory" or scheme.split("+")[0] in ("redis", "rediss", "valkey", "valkeys")):
+        raise _bad(name, raw, "memory:// or a Redis URI such as redis://host:6379")
+    return raw
 
 
 @dataclass(frozen=True)
@@ -52,7 +110,7 @@ class Setting:
         if raw.strip() == "":
             raw = self.default
         if raw is None:
-            return self.parse(self.env, "") if self.parse in (_keys, _flag, _text) else None
+            return self.parse(self.env, "") if self.parse in (_keys, _flag, _text, _day) else None
         return self.parse(self.env, raw)
 
 
@@ -61,8 +119,8 @@ SETTINGS = (
     Setting("REGISTRY_CURATION_DIR", "./curation", _text, "curation YAML directory", "CURATION_DIR"),
     Setting("REGISTRY_SEEDS_DIR", "./seeds", _text, "offline snapshots of every automated source", "SEEDS_DIR"),
     Setting("REGISTRY_OFFLINE", None, _flag,
-            "`1`: every source reads its snapshot from the seeds directory (admin triggers too)", "OFFLINE"),
-    Setting("REGISTRY_TODAY", None, _text,
+            "`1` (or `true`, `yes`, `on`): every source reads its snapshot from the seeds directory (admin triggers too)", "OFFLINE"),
+    Setting("REGISTRY_TODAY", None, _day,
             "pins today's date (ISO) for lifecycle status: reproducible builds and tests; unset: the UTC date"),
     Setting("REGISTRY_HUB_ORGS", None, _text,
             "comma-separated Hugging Face orgs the hub source reads; unset: the well-known ones"),
@@ -78,16 +136,16 @@ SETTINGS = (
             "admin key; comma-separated list for rotation; unset: admin endpoints always answer 401",
             "ADMIN_API_KEYS"),
     # The counters' store and the two budgets (registry/web/limits.py, limit_storage.py).
-    Setting("RATELIMIT_STORAGE_URI", "memory://", _text,
+    Setting("RATELIMIT_STORAGE_URI", "memory://", _storage,
             "where the counters live; `redis://host:port` for several processes or hosts", "RATELIMIT_STORAGE_URI"),
     # Bounds every Redis call, connect and read alike (registry/web/limit_storage.py; docs/api-decisions.md).
     Setting("RATELIMIT_STORAGE_TIMEOUT_MS", "250", _positive,
             "milliseconds a Redis connect or command may take before that request counts in-process instead",
             "RATELIMIT_STORAGE_TIMEOUT_MS"),
-    Setting("RATELIMIT_PUBLIC", "100/minute", _text,
+    Setting("RATELIMIT_PUBLIC", "100/minute", _rates,
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),
-    Setting("RATELIMIT_ADMIN", "20/minute", _text, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
+    Setting("RATELIMIT_ADMIN", "20/minute", _rates, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
     # Only that many hops of X-Forwarded-For and X-Forwarded-Proto are believed (ProxyFix, registry/__init__.py);
     # gunicorn itself trusts no forwarded header (registry/serve/server.py, docs/threat-model.md#proxies).
     Setting("TRUSTED_PROXIES", "0", _count,
@@ -113,7 +171,7 @@ SETTINGS = (
             "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",
             "WEBHOOKS_ALLOW_PRIVATE"),
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
-    Setting("PORT", "8000", _positive, "port `registry serve` binds"),
+    Setting("PORT", "8000", _port, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),
     Setting("GUNICORN_THREADS", "8", _positive, "threads per worker"),
     # A slowloris holds a connection by sending its head a byte at a time (registry/serve/worker.py).
@@ -150,3 +208,31 @@ def setting(env_name: str, env=None):
 def from_environment(env=None) -> dict:
     """The app config from the environment, with the documented defaults."""
     return {s.config_key: s.read(env) for s in SETTINGS if s.config_key}
+
+
+def problems(env=None) -> list[str]:
+    """One line per setting the environment gives a value it cannot take (empty: every setting is good)."""
+    from .fields import SOURCE_URLS
+    env = os.environ if env is None else env
+    found = []
+    for s in SETTINGS:
+        try:
+            s.read(env)
+        except ValueError as error:
+            found.append(str(error))
+    for source in SOURCE_URLS:   # a source's base URL override: http(s) only, like every URL it reads
+        raw = env.get(source_url_variable(source), "")
+        if raw and not raw.lower().startswith(("http://", "https://")):
+            found.append(str(_bad(source_url_variable(source), raw, "an http:// or https:// URL")))
+    return found
+
+
+def require_valid(env=None) -> None:
+    """Stop the program, exit status 2, with one line per bad setting on stderr: no traceback, no request
+    answered with a 500 later (docs/running.md#environment-variables)."""
+    lines = problems(env)
+    if lines:
+        import sys
+        for line in lines:
+            print(f"registry: error: {line}", file=sys.stderr)
+        raise SystemExit(2)

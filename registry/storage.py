@@ -22,12 +22,15 @@ _SQLITE_MESSAGES = {
 # What to call each of those codes when looking at the file system shows nothing more telling.
 _SQLITE_CAUSES = {SQLITE_PERM: "permission denied", SQLITE_READONLY: "read-only database",
                   SQLITE_IOERR: "disk I/O error", SQLITE_CANTOPEN: "cannot open or create files"}
+NO_DIR = "no such directory"
+NOT_A_DISK = "a pseudo file system that keeps no files"
 _ERRNO_CAUSES = {
     errno.ENOSPC: "disk full",
     errno.EDQUOT: "disk quota exceeded",
     errno.EROFS: "read-only file system",
     errno.EACCES: "permission denied",
     errno.EPERM: "permission denied",
+    errno.ENOENT: NO_DIR,   # creating a file (a lock, the db) in a directory that is not there
 }
 NOT_WRITABLE_DIR = "directory not writable"
 LOW_SPACE_BYTES = 1 << 20   # under this much free space, a refused write is put down to a full disk
@@ -40,10 +43,14 @@ class StorageError(Exception):
 def probe(path: str) -> str | None:
     """Why writing path (or creating files beside it) could fail now, or None when nothing shows."""
     directory = os.path.dirname(os.path.abspath(path)) or "."
+    if not os.path.isdir(directory):
+        return NO_DIR
     try:
         fs = os.statvfs(directory)
     except OSError:
         return None
+    if fs.f_blocks == 0:   # /proc, /sys: a pseudo file system has no blocks at all, it is not full
+        return NOT_A_DISK
     if fs.f_flag & os.ST_RDONLY:
         return "read-only file system"
     if fs.f_bavail * fs.f_frsize < LOW_SPACE_BYTES:
@@ -57,9 +64,13 @@ def probe(path: str) -> str | None:
 
 
 def _message(cause: str, path: str, sqlite: bool) -> str:
+    directory, name = os.path.split(os.path.abspath(path))
+    if cause == NO_DIR:
+        return f"the directory {directory} does not exist: create it, or point REGISTRY_DB elsewhere"
+    if cause == NOT_A_DISK:
+        return f"{directory} is {cause}: cannot keep {name} there; point REGISTRY_DB elsewhere"
     if cause != NOT_WRITABLE_DIR:
         return f"{cause} writing {path}"
-    directory, name = os.path.split(os.path.abspath(path))
     if sqlite:   # SQLite needs to create its -wal and -shm files beside the database
         return f"directory {directory} not writable: cannot create {name}-wal and {name}-shm there"
     return f"directory {directory} not writable: cannot create {path}"
@@ -79,13 +90,13 @@ def classify(exc: BaseException, path: str) -> StorageError | None:
     if isinstance(exc, OSError) and exc.errno in _ERRNO_CAUSES:
         target = exc.filename or path
         cause = _ERRNO_CAUSES[exc.errno]
-        if exc.errno in (errno.EACCES, errno.EPERM):
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.ENOENT):
             cause = probe(target) or cause
         return StorageError(_message(cause, target, sqlite=False))
     if isinstance(exc, sqlite3.Error):
         code = _sqlite_code(exc)
-        if code == SQLITE_FULL:
-            return StorageError(f"disk full writing {path}")
+        if code == SQLITE_FULL:   # SQLite says "full" of /proc too: look first
+            return StorageError(_message(probe(path) or "disk full", path, sqlite=True))
         if code in _SQLITE_CAUSES:
             # SQLite does not say which file (the db, its -wal or -shm) or why: look.
             cause = probe(path) or _SQLITE_CAUSES[code]

@@ -86,3 +86,64 @@ def test_alias_sources_have_one_order_everywhere():
     db.executemany("INSERT INTO aliases VALUES (?)", [(s,) for s in reversed(ALIAS_SOURCES)])
     ordered = [r[0] for r in db.execute(f"SELECT source FROM aliases ORDER BY {catalog._SOURCE_ORDER}")]
     assert tuple(ordered) == ALIAS_SOURCES
+
+
+@pytest.mark.parametrize("env, key, expected", [
+    ({"REGISTRY_OFFLINE": "true"}, "OFFLINE", True),
+    ({"REGISTRY_OFFLINE": "off"}, "OFFLINE", False),
+    ({"REGISTRY_OFFLINE": "Yes"}, "OFFLINE", True),
+    ({"RATELIMIT_PUBLIC": "10/second;100/minute"}, "RATELIMIT_PUBLIC", "10/second;100/minute"),
+    ({"RATELIMIT_STORAGE_URI": "redis://cache:6379/0"}, "RATELIMIT_STORAGE_URI", "redis://cache:6379/0"),
+])
+def test_a_flag_or_budget_in_its_usual_spellings(env, key, expected):
+    assert from_environment(env)[key] == expected
+
+
+# One bad setting per row: the variable, the value and what is accepted, in one line on stderr.
+BAD_SETTINGS = [
+    ("REGISTRY_TODAY", "2026-13-01", "an ISO day"),
+    ("REGISTRY_TODAY", "20261206", "an ISO day"),
+    ("PORT", "abc", "1 to 65535"),
+    ("PORT", "99999", "1 to 65535"),
+    ("RATELIMIT_PUBLIC", "lots", "100/minute"),
+    ("RATELIMIT_ADMIN", "20 per fortnight", "100/minute"),
+    ("REGISTRY_OFFLINE", "maybe", "1, true, yes or on"),
+    ("RATELIMIT_STORAGE_URI", "mysql://db/x", "memory://"),
+    ("WEB_CONCURRENCY", "0", "at least 1"),
+    ("REGISTRY_OPENROUTER_CATALOG_URL", "file:///etc/passwd", "http://"),
+]
+
+
+@pytest.mark.parametrize("name, raw, accepted", BAD_SETTINGS)
+def test_a_bad_setting_stops_each_command_in_one_line(tmp_path, name, raw, accepted):
+    """`registry serve` (and every other command) refuses to start: exit 2, one line, no traceback."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in {row[0] for row in BAD_SETTINGS}}
+    env.update({name: raw, "REGISTRY_DB": str(tmp_path / "r.db")})
+    registry = Path(sys.executable).with_name("registry")
+    for command in (["serve"], ["audit"]):
+        done = subprocess.run([str(registry), *command], env=env, capture_output=True, text=True, timeout=60)
+        lines = done.stderr.strip().splitlines()
+        assert (done.returncode, len(lines)) == (2, 1), done.stderr
+        assert name in lines[0] and repr(raw) in lines[0] and accepted in lines[0]
+        assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("make", [
+    lambda path: None,                                        # no file at all
+    lambda path: path.write_text("not a database\n"),         # some other file
+    lambda path: __import__("sqlite3").connect(path).close(),  # an empty SQLite file: never initialized
+])
+def test_serving_no_registry_database_fails_at_startup_naming_the_path(tmp_path, make):
+    import os
+    import subprocess
+    import sys
+    path = tmp_path / "fresh.db"
+    make(path)
+    env = {**os.environ, "REGISTRY_DB": str(path), "PORT": "1"}   # never bound: it stops before
+    registry = Path(sys.executable).with_name("registry")
+    done = subprocess.run([str(registry), "serve"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert str(path) in done.stderr and "registry init-db" in done.stderr and "Traceback" not in done.stderr
