@@ -193,7 +193,8 @@ def _has_schema(path: str) -> bool:
     except sqlite3.Error:
         return False
     try:
-        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone() is not None
+        found = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'models'").fetchone()
+        return found is not None
     except sqlite3.Error:   # not a SQLite file at all
         return False
     finally:
