@@ -119,8 +119,8 @@ SETTINGS = (
     Setting("REGISTRY_CURATION_DIR", "./curation", _text, "curation YAML directory", "CURATION_DIR"),
     Setting("REGISTRY_SEEDS_DIR", "./seeds", _text, "offline snapshots of every automated source", "SEEDS_DIR"),
     Setting("REGISTRY_OFFLINE", None, _flag,
-            "`1` (or `true`, `yes`, `on`): every source reads its snapshot from the seeds directory (admin triggers too)",
-            "OFFLINE"),
+            "`1` (or `true`, `yes`, `on`): every source reads its snapshot from the seeds directory "
+            "(admin triggers too)", "OFFLINE"),
     Setting("REGISTRY_TODAY", None, _day,
             "pins today's date (ISO) for lifecycle status: reproducible builds and tests; unset: the UTC date"),
     Setting("REGISTRY_HUB_ORGS", None, _text,
