@@ -60,6 +60,11 @@ def _keys(name: str, raw: str) -> list:
     return [k.strip() for k in raw.split(",") if k.strip()]
 
 
+def _hosts(name: str, raw: str) -> list | None:
+    """Host names, or None (unset: every host; werkzeug reads an empty list as none trusted)."""
+    return _keys(name, raw) or None
+
+
 def _day(name: str, raw: str) -> str | None:
     """An ISO day (YYYY-MM-DD), or unset."""
     from datetime import date
@@ -149,6 +154,12 @@ SETTINGS = (
     Setting("RATELIMIT_ADMIN", "20/minute", _rates, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
     # Only that many hops of X-Forwarded-For and X-Forwarded-Proto are believed (ProxyFix, registry/__init__.py);
     # gunicorn itself trusts no forwarded header (registry/serve/server.py, docs/threat-model.md#proxies).
+    # The hosts the service answers for (Flask's TRUSTED_HOSTS, registry/web/hardening.py require_host):
+    # a request naming another is answered 400, so its links (the feeds') are never written for a host an
+    # attacker chose. Unset: any non-empty Host.
+    Setting("REGISTRY_TRUSTED_HOSTS", None, _hosts,
+            "comma-separated host names the service answers for (`models.example.com,.example.org`: a leading "
+            "dot takes subdomains); a request naming another host gets 400; unset: any", "TRUSTED_HOSTS"),
     Setting("TRUSTED_PROXIES", "0", _count,
             "number of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are trusted",
             "TRUSTED_PROXIES"),

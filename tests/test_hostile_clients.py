@@ -187,3 +187,20 @@ def test_behind_a_trusted_proxy_its_scheme_counts_and_is_cached_apart(proxied):
     assert feed_links(proxied, {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}) == {"https"}
     assert feed_links(proxied, {"X-Forwarded-For": "203.0.113.9"}) == {"http"}
     assert feed_links(proxied, {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}) == {"https"}
+
+
+@pytest.mark.parametrize("host, status", [
+    ("models.example.com", 200),
+    ("eu.example.org", 200),          # a leading dot in the list takes subdomains
+    ("attacker.example", 400),
+    ("", 400),
+])
+def test_trusted_hosts_answer_only_for_their_names(app, host, status):
+    """REGISTRY_TRUSTED_HOSTS (Flask's TRUSTED_HOSTS): the feeds' links are written only for a listed host."""
+    app.config["TRUSTED_HOSTS"] = ["models.example.com", ".example.org"]
+    got = app.test_client().get("/api/v1/feeds/changes.json", headers={"Host": host})
+    assert got.status_code == status
+    if status == 200:
+        assert all(item["url"].startswith(f"http://{host}/") for item in got.get_json()["items"])
+    else:
+        assert got.get_json()["error"]["code"] == "bad_request"

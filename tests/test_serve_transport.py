@@ -154,3 +154,22 @@ def test_the_service_still_answers_after_the_bad_requests(server):
         while chunk := sock.recv(65536):
             out += chunk
     assert out.count(b"HTTP/1.1 200") == 2
+
+
+FEED = "/api/v1/feeds/changes.json"
+
+
+@pytest.mark.parametrize("head, status", [
+    (f"GET {FEED} HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n", 400),     # an empty Host header
+    (f"GET {FEED} HTTP/1.1\r\nConnection: close\r\n\r\n", 400),              # none over HTTP/1.1
+    (f"GET {FEED} HTTP/1.0\r\n\r\n", 200),                                   # none over HTTP/1.0: the server's own
+])
+def test_a_request_without_a_usable_host_does_not_poison_the_kept_feeds(server, head, status):
+    """Issue 44 hole 1: whatever a Host-less request gets, the next ordinary client's feed links name its host."""
+    got, _, body = exchange(server, head.encode())
+    assert got == status
+    if status == 200:
+        assert "http:///" not in body.decode()
+    ordinary = requests.get(f"{server.url}{FEED}", timeout=15)
+    links = [item["url"] for item in ordinary.json()["items"]]
+    assert links and all(link.startswith(f"{server.url}/") for link in links), links[:3]

@@ -43,6 +43,18 @@ def answer_transport_error() -> None:
         raise ApiError(status, code, message)
 
 
+def require_host() -> None:
+    """400 for a request whose Host the answer cannot be written for: an empty Host header, none at all over
+    HTTP/1.1 (RFC 9112 section 3.2), or a host outside REGISTRY_TRUSTED_HOSTS (docs/threat-model.md#host)."""
+    environ = request.environ
+    host = environ.get("HTTP_HOST")
+    if host is not None and not host.strip():
+        raise bad_request("The Host header is empty; name the host you asked for.")
+    if host is None and environ.get("SERVER_PROTOCOL", "HTTP/1.1") != "HTTP/1.0":
+        raise bad_request("A request over HTTP/1.1 needs a Host header.")
+    request.host   # Flask's TRUSTED_HOSTS check (werkzeug answers 400 for a host outside it)
+
+
 def no_sniffing(response):
     """X-Content-Type-Options: nosniff on every answer: a browser takes our JSON only as JSON."""
     response.headers["X-Content-Type-Options"] = "nosniff"
@@ -54,6 +66,7 @@ def init_app(app) -> None:
     app.url_map.merge_slashes = False
     # An error the HTTP parser found (registry/serve/worker.py) answers here, after the limiter counted it.
     app.before_request(answer_transport_error)
+    app.before_request(require_host)
     app.after_request(no_sniffing)
 
 

@@ -113,18 +113,20 @@ def key(environ: dict, day: str | None = None) -> tuple:
     # one layer outside) wrote it: the request's scheme, host, root path, path and query are each a function
     # of these, so distinct spellings are distinct keys, never a wrong answer. The scheme, host and root
     # path too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
-    # (X-Forwarded-Proto) must not set it for everyone; with no Host header, the server's address. A host
-    # Flask refuses (TRUSTED_HOSTS) is never kept. A page also depends on the format asked for (HTML or
+    # (X-Forwarded-Proto) must not set it for everyone. The Host header exactly as sent; an HTTP/1.0 request
+    # with none is written for the server's address, a key no Host header can spell. An empty Host or one
+    # outside TRUSTED_HOSTS is answered 400 (web/hardening.py require_host), so never kept. A page also depends on the format asked for (HTML or
     # Markdown) and on the day: its countdowns ("shuts down in 12 days") change at midnight even when no
     # status does.
     negotiated = variant(environ)
-    return (environ["wsgi.url_scheme"], environ.get("HTTP_HOST") or _server(environ), environ.get("SCRIPT_NAME", ""),
+    host = environ["HTTP_HOST"] if "HTTP_HOST" in environ else _server(environ)
+    return (environ["wsgi.url_scheme"], host, environ.get("SCRIPT_NAME", ""),
             environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")) + (
         (negotiated, day or today()) if negotiated else ())
 
 
 def _server(environ: dict) -> str:
-    return f"{environ.get('SERVER_NAME')}:{environ.get('SERVER_PORT')}"
+    return f"<no Host> {environ.get('SERVER_NAME')}:{environ.get('SERVER_PORT')}"
 
 
 def note_generation() -> None:
