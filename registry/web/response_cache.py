@@ -115,9 +115,9 @@ def key(environ: dict, day: str | None = None) -> tuple:
     # path too: the feeds' links are absolute (registry/feeds/), and a client that could set the scheme
     # (X-Forwarded-Proto) must not set it for everyone. The Host header exactly as sent; an HTTP/1.0 request
     # with none is written for the server's address, a key no Host header can spell. An empty Host or one
-    # outside TRUSTED_HOSTS is answered 400 (web/hardening.py require_host), so never kept. A page also depends on the format asked for (HTML or
-    # Markdown) and on the day: its countdowns ("shuts down in 12 days") change at midnight even when no
-    # status does.
+    # outside TRUSTED_HOSTS is answered 400 (web/hardening.py require_host), so never kept. A page also
+    # depends on the format asked for (HTML or Markdown) and on the day: its countdowns ("shuts down in 12
+    # days") change at midnight even when no status does.
     negotiated = variant(environ)
     host = environ["HTTP_HOST"] if "HTTP_HOST" in environ else _server(environ)
     return (environ["wsgi.url_scheme"], host, environ.get("SCRIPT_NAME", ""),
