@@ -182,3 +182,14 @@ def test_the_audit_command_reports_by_invariant(runner, rw):
     assert result.exit_code == 1
     assert "(c) family latest not its newest working release" in result.output
     assert json.dumps("claude-sonnet-4-20250514")[1:-1] in result.output
+
+
+def test_a_word_that_is_a_models_own_slug_is_not_a_bare_word():
+    """(f) holds product and tier words to exact answers; Mancer's `weaver` is the model's own name."""
+    from types import SimpleNamespace
+    aliases = [SimpleNamespace(alias="mancer/weaver", model_slug="weaver"),
+               SimpleNamespace(alias="anthropic.claude-v2", model_slug="claude-2")]
+    row = SimpleNamespace(model_slug="weaver", alias="mancer/weaver")
+    index = SimpleNamespace(match=lambda q: SimpleNamespace(row=row, confidence=0.8, stage="normalized"))
+    reg = SimpleNamespace(aliases=aliases, index=index, ids={"weaver": 1, "claude-2": 2})
+    assert answers.bare_words_resolved(reg) == ["'claude' resolves to weaver at 0.8 (mancer/weaver)"]

@@ -170,8 +170,9 @@ def format_not_kept(reg: Registry) -> list:
 
 def bare_words_resolved(reg: Registry) -> list:
     """(f) A single word (a product, tier or kind: 'claude', 'sonnet', 'embedding') resolving above 0.5
-    other than exactly."""
+    other than exactly. A word that is a model's own slug (Mancer's `weaver`) names that model: not a bare word."""
     words = {w for a in reg.aliases for w in normalize(a.alias).split("-") if w.isalpha() and len(w) >= 3}
+    words -= set(reg.ids)
     found = []
     for word in sorted(words):
         match = reg.index.match(word)
