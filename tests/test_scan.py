@@ -356,3 +356,86 @@ def test_remote_without_an_export_works_from_slugs():
     responses.get(f"{base}/models", json={"models": [{"slug": "m-1"}], "pagination": {"total_pages": 1}})
     responses.get(f"{base}/export", status=404, json={"error": {"code": "not_found", "message": "x"}})
     assert RemoteLookup("http://registry.test", sleep=lambda s: None).aliases() == ["m-1"]
+
+
+# -- a hostile registry (issue 44 holes 2 and 3) ----------------------------------------------------------------
+
+HOSTILE = "http://hostile.test/api/v1"
+
+
+def _hostile_registry(answer: dict):
+    """A registry that knows gpt-4o (deprecated) and answers it with `answer` merged in."""
+    responses.get(f"{HOSTILE}/models", json={"models": [{"slug": "gpt-4o", "sunset_date": "2026-12-20"}],
+                                             "pagination": {"total_pages": 1}})
+    responses.get(f"{HOSTILE}/export", status=404, json={})
+    base = {"matched_model": {"slug": "gpt-4o", "display_name": "GPT-4o", "status": "deprecated"},
+            "confidence": 1.0, "upgrade": {"slug": "gpt-5", "display_name": "GPT-5", "status": "latest"},
+            "upgrade_alias": {"alias": "gpt-5", "source": "official"}}
+    responses.get(f"{HOSTILE}/resolve", json={**base, **answer})
+
+
+@responses.activate
+@pytest.mark.parametrize("answer", [
+    # an upgrade id holding a quote and a newline: written verbatim, the file would still parse and run it
+    {"upgrade_alias": {"alias": 'gpt-5"\nimport os; os.system("id")\nX = "', "source": "official"}},
+    {"upgrade_alias": {"alias": "gpt-5", "written": "gpt-5'); rm -rf ~; ('", "source": "official"}},
+    {"matched_model": {"slug": "gpt-4o", "display_name": "GPT-4o", "status": "shredded"}},
+    {"confidence": float("inf")},
+])
+def test_a_hostile_registrys_ids_are_refused_before_they_are_reported_or_written(tmp_path, monkeypatch, scan,
+                                                                                 answer):
+    _hostile_registry(answer)
+    source = tmp_path / "app.py"
+    source.write_text('MODEL = "gpt-4o"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out = scan("--registry", "http://hostile.test", "--fix")
+    assert source.read_text() == 'MODEL = "gpt-4o"\n'
+    assert "import os" not in out and "rm -rf" not in out and code in (0, 1), out
+
+
+@responses.activate
+def test_a_hostile_registrys_names_reach_the_terminal_cleaned(tmp_path, monkeypatch, scan):
+    _hostile_registry({"matched_model": {"slug": "gpt-4o", "display_name": "GPT-4o\x1b]0;pwned\x07\x1b[2J",
+                                         "status": "deprecated"}})
+    (tmp_path / "app.py").write_text('MODEL = "gpt-4o"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out = scan("--registry", "http://hostile.test")
+    assert "gpt-4o" in out and "\x1b" not in out and "\x07" not in out
+
+
+@responses.activate
+@pytest.mark.parametrize("respond, says", [
+    (lambda: responses.get(f"{HOSTILE}/models", status=429, headers={"Retry-After": "1"}, json={}), "429"),
+    (lambda: responses.get(f"{HOSTILE}/models", json={"models": [{"slug": "m"}],
+                                                     "pagination": {"total_pages": 10**9}}), "pages"),
+    (lambda: responses.get(f"{HOSTILE}/models", json={"models": "all", "pagination": {"total_pages": 1}}), "pages"),
+])
+def test_a_hostile_registry_cannot_hold_the_scan(respond, says):
+    respond()
+    slept = []
+    with pytest.raises(RegistryUnavailable, match=says):
+        RemoteLookup("http://hostile.test", sleep=slept.append).aliases()
+    assert sum(slept) <= 10 and len(responses.calls) <= 10
+
+
+@responses.activate
+def test_a_registry_that_never_stops_waiting_runs_out_of_the_scans_time():
+    responses.get(f"{HOSTILE}/models", json={"models": [{"slug": "m"}], "pagination": {"total_pages": 3}})
+    now = [0.0]
+
+    def clock():
+        now[0] += 1000   # each question takes a thousand seconds
+        return now[0]
+    with pytest.raises(RegistryUnavailable, match="within"):
+        RemoteLookup("http://hostile.test", sleep=lambda s: None, clock=clock).aliases()
+
+
+@responses.activate
+def test_an_endless_export_is_cut_off(monkeypatch):
+    from registry.scan import remote
+    monkeypatch.setattr(remote, "MAX_EXPORT_BYTES", 1 << 16)
+    responses.get(f"{HOSTILE}/models", json={"models": [{"slug": "m"}], "pagination": {"total_pages": 1}})
+    line = json.dumps({"model": {"slug": "m", "aliases": [{"alias": "m-1"}]}}) + "\n"
+    responses.get(f"{HOSTILE}/export", body=line * 5000)
+    with pytest.raises(RegistryUnavailable, match="bytes"):
+        RemoteLookup("http://hostile.test", sleep=lambda s: None).aliases()

@@ -44,6 +44,16 @@ def _id(value) -> str:
     return value
 
 
+def identifier(value) -> str:
+    """value when it is an identifier the ingest would store, else Refused saying why (scan's remote answers too)."""
+    return _id(value)
+
+
+def display_name(value) -> str:
+    """value as a name the ingest would store (one line, no control characters), else Refused."""
+    return _name(value)
+
+
 def _name(value) -> str:
     if type(value) is not str:
         raise Refused("is not text")
