@@ -167,6 +167,11 @@ CASES = [
          path="metadata.description", expected="onetwo\nthree ``` [x](javascript:1)", slug="gemini-hostile-1"),
     Case("description of 10,000 characters", "free text", "vendor-c-api", {**GEMINI, "description": "d" * 10000},
          "refused", "description 'ddd", path="metadata.description", expected=None, slug="gemini-hostile-1"),
+    # every part within its own bound (200 keys, 200 characters a name, nested 3), together ~4 MB: the record's
+    # own bound drops it, the model's other facts stay (issue 44 hole 4)
+    Case("metadata of megabytes, each part in bounds", "free text", "vendor-b-api",
+         anthropic(capabilities={f"k{i}": {f"j{j}": "x" * 190 for j in range(100)} for i in range(200)}), "refused",
+         "capabilities (", path="metadata.capabilities", expected=None),
     Case("metadata nested 10 deep", "free text", "vendor-b-api",
          anthropic(capabilities={"a": json.loads('{"b":' * 9 + "1" + "}" * 9)}), "refused",
          "capabilities", path="metadata.capabilities", expected=None),

@@ -67,6 +67,12 @@ def _environ(path="/api/v1/models", query="", **extra):
     return {**environ, **extra}
 
 
+def _without_host(**extra):
+    environ = _environ(**extra)
+    environ.pop("HTTP_HOST", None)
+    return environ
+
+
 # (case, a request's environ, another's, whether they share a key): the key is read from the raw environ
 # (registry/web/response_cache.py key), and must part every two requests whose bodies can differ.
 KEY_CASES = [
@@ -75,8 +81,12 @@ KEY_CASES = [
     ("path", _environ("/api/v1/models/a"), _environ("/api/v1/models/b"), False),
     ("scheme (a trusted proxy's X-Forwarded-Proto)", _environ(), _environ(**{"wsgi.url_scheme": "https"}), False),
     ("host", _environ(HTTP_HOST="a.example"), _environ(HTTP_HOST="b.example"), False),
-    ("no Host header: the server's address", _environ(HTTP_HOST="", SERVER_PORT="80"),
-     _environ(HTTP_HOST="", SERVER_PORT="8000"), False),
+    ("no Host header: the server's address", _without_host(SERVER_PORT="80"), _without_host(SERVER_PORT="8000"),
+     False),
+    # an empty Host is answered 400, never kept; an HTTP/1.0 request without one never shares its key
+    ("no Host header and an empty one", _without_host(), _environ(HTTP_HOST=""), False),
+    ("no Host header and the server's name as Host", _without_host(SERVER_NAME="localhost", SERVER_PORT="80"),
+     _environ(HTTP_HOST="localhost:80"), False),
     ("root path", _environ(SCRIPT_NAME="/registry"), _environ(), False),
     ("a page's format", _environ("/models/a", HTTP_ACCEPT="text/html"),
      _environ("/models/a", HTTP_ACCEPT="text/markdown"), False),

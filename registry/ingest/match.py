@@ -181,7 +181,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             refused.append(f"{mine}/{slug}: replacement {target} is {theirs}'s")
         elif target != slug:
             placed[slug]["successor"] = target
-    facts = fact_rows(source, placed)
+    facts = _within_bound(fact_rows(source, placed), refused, checked.refused_values)
     alias_rows = [(source, alias, slug, alias_source, position)
                   for (alias, alias_source), (slug, position) in aliases.items()]
     details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
@@ -196,6 +196,33 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
 
 
 MAX_LISTED = 500   # lines of a run's details: the counts stay exact, the list is what an operator reads
+# Bytes of facts one model may have from one source, as stored (JSON). Each value is bounded on its own
+# (validate.py), but 200 keys nested 6 deep are not small: 38 MB of one model's `capabilities` made its
+# answers slow for everyone (issue 44). The largest real record is under 1 KB.
+MAX_RECORD_BYTES = 64 * 1024
+
+
+def _within_bound(rows: list, refused: list, counts) -> list:
+    """The fact rows with, for each model past MAX_RECORD_BYTES, its largest values dropped until it fits;
+    each drop listed in refused and counted (a model's id and dates are small: they are never the ones)."""
+    totals = {}
+    for _source, slug, _field, value in rows:
+        totals[slug] = totals.get(slug, 0) + len(value)
+    over = {slug for slug, total in totals.items() if total > MAX_RECORD_BYTES}
+    if not over:
+        return rows
+    dropped = set()
+    for slug in over:
+        total = totals[slug]
+        for row in sorted((r for r in rows if r[1] == slug), key=lambda r: len(r[3]), reverse=True):
+            if total <= MAX_RECORD_BYTES:
+                break
+            total -= len(row[3])
+            dropped.add(row)
+            refused.append(f"{slug}: {row[2]} ({len(row[3])} bytes) dropped: the model's facts from this source"
+                           f" held {totals[slug]} bytes, past the {MAX_RECORD_BYTES} a record may hold")
+            counts[f"{row[2]} past the bytes a record may hold"] += 1
+    return [r for r in rows if r not in dropped]
 
 
 def _bounded(lines: list) -> list:
