@@ -311,3 +311,19 @@ def test_the_page_format_of_an_accept_header_is_the_same_when_asked_again(monkey
     monkeypatch.setattr(negotiate, "MAX_ACCEPT_HEADERS", 0)      # past the bound: parsed every time, not kept
     monkeypatch.setattr(negotiate, "_FORMATS", {})
     assert negotiate.page_format(Request(environ)) == expected and negotiate._FORMATS == {}
+
+
+@pytest.mark.parametrize("url, status", [
+    ("/?utm_source=x", 400),                        # each distinct ?x= would be another page kept (issue 44)
+    ("/index.md?x=1", 400),
+    ("/models/claude-sonnet-4-5-20250929?v=2", 400),
+    ("/search?q=sonnet&page=2", 400),
+    ("/deprecations?sort=sunset_date&colour=red", 400),
+    ("/search?q=sonnet", 200),
+    ("/deprecations?status=sunset&sort=sunset_date&provider=anthropic", 200),
+])
+def test_a_page_refuses_parameters_it_does_not_take_as_the_api_does(client, url, status):
+    got = client.get(url)
+    assert got.status_code == status
+    if status == 400:
+        assert "Unknown parameter" in got.get_data(as_text=True)

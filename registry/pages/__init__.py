@@ -4,11 +4,13 @@ Every page is a view of this blueprint registered twice, `/path` and `/path.md` 
 answers `Accept: text/markdown` with the twin too. The pages pass through the same hooks as the API
 (registry/web/: rate limit, ETag/304, response cache); docs/api-decisions.md#pages has the rules.
 """
+from functools import wraps
 from importlib import resources
 
 from flask import Blueprint, abort, current_app, render_template
 
 from ..lifecycle import today
+from ..web import params
 from ..web.negotiate import MARKDOWN, page_format
 from .escaping import html_page
 from ..fields import PLATFORM_NAMES, STATUS_TEXT
@@ -22,12 +24,17 @@ POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-sr
 STATIC_TYPES = {".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml"}
 
 
-def page(rule: str, **options):
-    """Register a view at rule and at its Markdown twin (rule + '.md'; '/' -> '/index.md')."""
+def page(rule: str, takes: tuple = (), **options):
+    """Register a view at rule and at its Markdown twin (rule + '.md'; '/' -> '/index.md'); a parameter it does
+    not take is a 400, as in the API: each distinct `?x=...` would be another page kept (issue 44)."""
     def register(view):
-        bp.add_url_rule(rule, view_func=view, methods=["GET"], **options)
+        @wraps(view)
+        def checked(**kwargs):
+            params.only(*takes)
+            return view(**kwargs)
+        bp.add_url_rule(rule, view_func=checked, methods=["GET"], **options)
         twin = "/index.md" if rule == "/" else rule + ".md"
-        bp.add_url_rule(twin, endpoint=view.__name__ + "_md", view_func=view, methods=["GET"], **options)
+        bp.add_url_rule(twin, endpoint=view.__name__ + "_md", view_func=checked, methods=["GET"], **options)
         return view
     return register
 

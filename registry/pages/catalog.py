@@ -55,7 +55,7 @@ def provider(slug):
     return render("provider", provider=found, families=catalog.list_families(db, slug, None), latest=latest)
 
 
-@page("/deprecations")
+@page("/deprecations", takes=("status", "sort", "provider"))
 def deprecations():
     """Deprecated (or shut down) models with shutdown day and upgrade, sorted and filtered."""
     db = get_db()

@@ -39,7 +39,7 @@ def home():
                   changes=present.changes(changes.recent_changes(db, limit=CHANGES)))
 
 
-@page("/search")
+@page("/search", takes=("q",))
 def search():
     """Search results for a person (the search box without JavaScript)."""
     q = _query()
@@ -50,7 +50,7 @@ def search():
     return render("search", q=q, results=results)
 
 
-@page("/resolve")
+@page("/resolve", takes=("q",))
 def resolve():
     """The resolve answer for a person: model, status, upgrade and its id in the same format."""
     q = _query()

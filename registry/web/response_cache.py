@@ -29,6 +29,7 @@ from .negotiate import variant
 MAX_ENTRY = 256 * 1024   # bigger answers (a 200-model page) are cheap enough to render again
 OK = "200 OK"
 MAX_COMMON = 4096   # distinct header pairs and key parts shared between entries
+MAX_SHARED_LENGTH = 256   # a longer value (a client's long query) is its entry's own, counted with it
 # What an entry costs beyond the sizes counted one by one: its slot and node in the OrderedDict, the
 # entry tuple and the Kept answer made on each hit are ~200 bytes (sys.getsizeof of an OrderedDict
 # does not see its nodes).
@@ -59,6 +60,7 @@ class ResponseCache:
         self.max_bytes = max_bytes
         self.answers = GenerationCache(max_cost=max_bytes)
         self.common = {}   # value -> the one copy kept (see shared)
+        self.common_bytes = 0   # what those copies hold: counted against max_bytes, like the answers
 
     @property
     def entries(self):
@@ -67,8 +69,8 @@ class ResponseCache:
 
     @property
     def size(self) -> int:
-        """The bytes held."""
-        return self.answers.size
+        """The bytes held: the answers and the values they share."""
+        return self.answers.size + self.common_bytes
 
     def get(self, key, current: int):
         """The Kept answer for key at generation current, or None."""
@@ -97,9 +99,22 @@ class ResponseCache:
         found = self.common.get(value)
         if found is not None:
             return found
-        if len(self.common) < MAX_COMMON:   # bounded: a client's own Host or header cannot grow it
+        # Bounded in count and in each value's length, and what it holds is taken from the answers' share of
+        # the bound: a client's own Host, header or long query cannot grow memory past REGISTRY_RESPONSE_CACHE_BYTES.
+        cost = _deep_size(value)
+        if len(self.common) < MAX_COMMON and cost <= MAX_SHARED_LENGTH + 200 \
+                and self.common_bytes + cost < self.max_bytes // 8:
             self.common[value] = value
+            self.common_bytes += cost
+            self.answers.max_cost = self.max_bytes - self.common_bytes
         return value
+
+
+def _deep_size(value) -> int:
+    """The bytes a key part (a string) or a header pair (two strings in a tuple) holds."""
+    if isinstance(value, tuple):
+        return sys.getsizeof(value) + sum(sys.getsizeof(part) for part in value)
+    return sys.getsizeof(value)
 
 
 def _cacheable(req) -> bool:
