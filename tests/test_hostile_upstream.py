@@ -149,6 +149,11 @@ CASES = [
     # count: bounded, whole
     Case("negative context window", "count", "vendor-b-api", anthropic(max_input_tokens=-5), "refused",
          "input_context_window -5 is outside 1..100,000,000", path="input_context_window", expected=None),
+    # a zero is no window either, and is said so like a negative one (issue 44)
+    Case("zero output window", "count", "vendor-b-api", anthropic(max_tokens=0), "refused",
+         "output_context_window 0 is outside 1..100,000,000", path="output_context_window", expected=None),
+    Case("zero context window (Gemini)", "count", "vendor-c-api", {**GEMINI, "inputTokenLimit": 0}, "refused",
+         "input_context_window 0 is outside", path="input_context_window", expected=None, slug="gemini-hostile-1"),
     Case("output window of a trillion", "count", "vendor-b-api", anthropic(max_tokens=10**12), "refused",
          "output_context_window", path="output_context_window", expected=None),
     Case("window past 64 bits", "count", "vendor-c-api", {**GEMINI, "inputTokenLimit": 2**70}, "refused",

@@ -55,8 +55,8 @@ def _fields(item: dict, ctx: str) -> dict:
     fields = u.stated(
         display_name=u.opt_str(item, "display_name", ctx),
         release_date=u.day(item.get("created_at"), ctx, "created_at"),
-        input_context_window=u.opt_int(item, "max_input_tokens", ctx) or None,
-        output_context_window=u.opt_int(item, "max_tokens", ctx) or None,
+        input_context_window=u.opt_int(item, "max_input_tokens", ctx),
+        output_context_window=u.opt_int(item, "max_tokens", ctx),
         lifecycle=lifecycle,
         # Only the flags the API raises; "active" says nothing against a passed deprecation date.
         deprecated=True if lifecycle == "deprecated" else None,

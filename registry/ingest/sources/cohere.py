@@ -32,7 +32,7 @@ def _fields(item: dict, ctx: str) -> dict:
     """The facts of one model item."""
     return u.stated(
         deprecated=u.opt_bool(item, "is_deprecated", ctx),
-        input_context_window=u.opt_int(item, "context_length", ctx) or None,   # typed double upstream: 128000.0
+        input_context_window=u.opt_int(item, "context_length", ctx),   # typed double upstream: 128000.0
         endpoints=u.opt_list(item, "endpoints", ctx),
         features=u.opt_list(item, "features", ctx),
         supports_vision=u.opt_bool(item, "supports_vision", ctx),

@@ -38,7 +38,7 @@ def _fields(item: dict, ctx: str) -> dict:
         version=u.opt_str(item, "version", ctx),
         description=u.opt_str(item, "description", ctx),
         base_model_id=u.opt_str(item, "baseModelId", ctx),
-        input_context_window=u.opt_int(item, "inputTokenLimit", ctx) or None,
-        output_context_window=u.opt_int(item, "outputTokenLimit", ctx) or None,
+        input_context_window=u.opt_int(item, "inputTokenLimit", ctx),
+        output_context_window=u.opt_int(item, "outputTokenLimit", ctx),
         supported_generation_methods=u.opt_list(item, "supportedGenerationMethods", ctx),
         thinking=u.opt_bool(item, "thinking", ctx))

@@ -57,7 +57,7 @@ def _record(card: tuple, cards: list, to_canonical: dict) -> Record:
     fields = u.stated(
         # `name` is usually just an id; only a real human label (with a space) is a display name.
         display_name=name if name and " " in name else None,
-        input_context_window=u.opt_int(item, "max_context_length", ctx) or None,
+        input_context_window=u.opt_int(item, "max_context_length", ctx),
         # `deprecation` is the day the model is retired (Mistral's listing gives codestral-2501 2025-11-30, the
         # retirement its lifecycle page names, deprecation announced 2025-11-06): a shutdown day.
         sunset_date=u.day(item.get("deprecation"), ctx, "deprecation"),
