@@ -439,3 +439,17 @@ def test_an_endless_export_is_cut_off(monkeypatch):
     responses.get(f"{HOSTILE}/export", body=line * 5000)
     with pytest.raises(RegistryUnavailable, match="bytes"):
         RemoteLookup("http://hostile.test", sleep=lambda s: None).aliases()
+
+
+def test_fix_through_a_symlink_named_on_the_command_line_keeps_the_link(tmp_path, monkeypatch, scan):
+    """Issue 44: --fix on a link replaced the link with a file; the file it points at is what is rewritten."""
+    real = tmp_path / "shared" / "models.py"
+    real.parent.mkdir()
+    real.write_text('MODEL = "claude-3-5-sonnet-20241022"\n')
+    link = tmp_path / "app" / "models.py"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    code, out = scan("--fix", str(link))
+    assert link.is_symlink() and os.readlink(link) == str(real), out
+    assert real.read_text() == 'MODEL = "claude-sonnet-4-5-20250929"\n'

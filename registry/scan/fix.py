@@ -28,8 +28,10 @@ def rewritten(path: str, findings: list[Finding]) -> tuple[str, str]:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    # A temporary file beside the original, then rename: a reader sees the old file or the new one.
-    directory = os.path.dirname(os.path.abspath(path))
+    # A temporary file beside the original, then rename: a reader sees the old file or the new one. A symlink
+    # (one named on the command line; the walk follows none) stays a link: the file it points at is rewritten.
+    path = os.path.realpath(path)
+    directory = os.path.dirname(path)
     mode = os.stat(path).st_mode
     fd, tmp = tempfile.mkstemp(prefix=".registry-fix-", dir=directory)
     try:
