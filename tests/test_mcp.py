@@ -152,3 +152,18 @@ def test_http_shares_the_public_budget(server):
     assert int(answer.headers["X-RateLimit-Remaining"]) == before - 1
     after = server.get("/api/v1/providers")
     assert int(after.headers["X-RateLimit-Remaining"]) == before - 2
+
+
+@pytest.mark.parametrize("identifiers, status, remaining", [
+    (["claude-3-5-sonnet-20241022"] * 3, 200, 47),      # three resolves count three
+    (["claude-3-5-sonnet-20241022"] * 60, 429, 0),      # past the budget: refused before the work is done
+])
+def test_a_check_counts_the_resolves_it_does(db_path, identifiers, status, remaining):
+    """Issue 44: `check` ran up to 100 resolves for one count of the budget."""
+    from registry import create_app
+    app = create_app({"TESTING": True, "DATABASE": str(db_path), "RATELIMIT_PUBLIC": "50/minute"})
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "check", "arguments": {"identifiers": identifiers}}}
+    answer = app.test_client().post("/mcp", json=body, headers={"Accept": "application/json, text/event-stream"})
+    assert answer.status_code == status, answer.get_data(as_text=True)[:300]
+    assert int(answer.headers["X-RateLimit-Remaining"]) == remaining

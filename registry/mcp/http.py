@@ -11,7 +11,9 @@ import json
 
 from flask import Blueprint, Response, current_app, request
 
+from ..web import limits
 from ..web.connection import get_db
+from .tools import MAX_IDENTIFIERS
 
 bp = Blueprint("mcp", __name__)
 PATH = "/mcp"
@@ -70,6 +72,19 @@ async def _exchange(scope: dict, body: bytes) -> tuple[int, list, bytes]:
     return answer["status"], answer["headers"], b"".join(answer["body"])
 
 
+def _resolves(message) -> int:
+    """How many identifiers the message's `check` calls resolve (at least 1: the request itself)."""
+    calls = message if isinstance(message, list) else [message]
+    total = 0
+    for call in calls:
+        params = call.get("params") if isinstance(call, dict) and call.get("method") == "tools/call" else None
+        if isinstance(params, dict) and params.get("name") == "check":
+            identifiers = (params.get("arguments") or {}).get("identifiers") if isinstance(
+                params.get("arguments"), dict) else None
+            total += min(len(identifiers), MAX_IDENTIFIERS) if isinstance(identifiers, list) else 0
+    return max(1, total)
+
+
 def _rpc_error(code: int, message: str, status: int = 400) -> Response:
     return Response(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}),
                     status=status, mimetype="application/json")
@@ -80,9 +95,13 @@ def mcp_endpoint():
     # Bounded before it is read: past REGISTRY_MAX_BODY_BYTES a 413 (registry/web/request_body.py).
     data = request.get_data()
     try:   # the SDK answers a body that is not UTF-8 with a 500: refuse it here as the parse error it is
-        current_app.json.loads(data)   # with the client limits: no NaN, no nesting past CLIENT_DEPTH
+        message = current_app.json.loads(data)   # with the client limits: no NaN, no nesting past CLIENT_DEPTH
     except ValueError as exc:
         return _rpc_error(PARSE_ERROR, f"Parse error: the body is not JSON (UTF-8) within the limits: {exc}.")
+    # The request was counted once; a `check` of n identifiers does n resolves' work, and counts as n.
+    over = limits.charge(_resolves(message) - 1)
+    if over is not None:
+        return over
     from .server import DATABASE
     token = DATABASE.set((get_db(), current_app.config["DATABASE"]))
     try:

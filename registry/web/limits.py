@@ -118,6 +118,24 @@ def count(counters: Counters, budget: str, who: str, scope: str) -> list:
                 raise
 
 
+def charge(extra: int):
+    """Count extra units of this request's work in the budget it was counted in (an MCP `check` of 100 ids is
+    100 requests: docs/api-decisions.md#rate-limits); the 429 to answer when that puts it over, else None."""
+    counted = request.environ.get(COUNTED) or []
+    if extra <= 0 or not counted:
+        return None
+    now = []
+    try:
+        for c in counted:
+            now.append(Counted(c.limit, c.key, c.storage.incr(c.key, c.limit.get_expiry(), amount=extra), c.storage))
+    except Exception:   # the store went away since the count: the request stands as counted
+        return None
+    breached = [c for c in now if c.breached][:1]
+    # as count() leaves them: a breached limit last, so the headers and the 429 name it
+    request.environ[COUNTED] = [c for c in now if not c.breached] + breached
+    return rate_limited(request.environ[COUNTED]) if breached else None
+
+
 def over_budget(counted: list) -> bool:
     """Is a request over its budget, by what count() gave (the last limit counted is the breached one, if any)?"""
     return bool(counted) and counted[-1].breached
