@@ -56,6 +56,13 @@ def _flag(name: str, raw: str) -> bool:
     return FLAG_WORDS[word]
 
 
+def _ipv6_prefix(name: str, raw: str) -> int:
+    value = _count(name, raw) if raw.strip().isdigit() else None
+    if value is None or not 1 <= value <= 128:
+        raise _bad(name, raw, "a prefix length, 1 to 128")
+    return value
+
+
 def _keys(name: str, raw: str) -> list:
     return [k.strip() for k in raw.split(",") if k.strip()]
 
@@ -152,6 +159,10 @@ SETTINGS = (
             "per-IP budget shared by all public endpoints (e.g. `1000/hour`, `10/second;100/minute`)",
             "RATELIMIT_PUBLIC"),
     Setting("RATELIMIT_ADMIN", "20/minute", _rates, "per-key budget shared by all admin endpoints", "RATELIMIT_ADMIN"),
+    # One IPv6 host is usually given a whole /64 (registry/web/limits.py ip_key).
+    Setting("RATELIMIT_IPV6_PREFIX", "64", _ipv6_prefix,
+            "IPv6 clients share one public budget per network of this many bits (`128`: one per address)",
+            "RATELIMIT_IPV6_PREFIX"),
     # Only that many hops of X-Forwarded-For and X-Forwarded-Proto are believed (ProxyFix, registry/__init__.py);
     # gunicorn itself trusts no forwarded header (registry/serve/server.py, docs/threat-model.md#proxies).
     # The hosts the service answers for (Flask's TRUSTED_HOSTS, registry/web/hardening.py require_host):

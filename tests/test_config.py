@@ -22,7 +22,7 @@ def documented_rows() -> dict:
             in_table = False
         if in_table and not line.startswith("|---"):
             cells = [c.strip() for c in line.strip("|").split("|")]
-            for name in re.findall(r"`([A-Z_<>]+)`", cells[0]):
+            for name in re.findall(r"`([A-Z0-9_<>]+)`", cells[0]):
                 rows[name] = cells[1]
     return rows
 

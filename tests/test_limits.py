@@ -230,3 +230,22 @@ def test_no_private_name_of_a_library_is_used():
     found = [f"{path.name}: {m.group(0)}" for path in Path(registry.__file__).parent.rglob("*.py")
              for m in private.finditer(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+@pytest.mark.parametrize("one, other, prefix, shared", [
+    ("2001:db8:1:2::1", "2001:db8:1:2:ffff::9", 64, True),      # one /64: one budget
+    ("2001:db8:1:2::1", "2001:db8:1:3::1", 64, False),
+    ("2001:db8:1:2::1", "2001:db8:1:2::2", 128, False),          # RATELIMIT_IPV6_PREFIX=128: each address
+    ("::ffff:192.0.2.1", "192.0.2.1", 64, True),                 # an IPv4-mapped address is that IPv4 client
+    ("192.0.2.1", "192.0.2.2", 64, False),
+])
+def test_ipv6_clients_share_a_budget_per_network(one, other, prefix, shared):
+    from registry.web.limits import ip_key
+    assert (ip_key(one, prefix) == ip_key(other, prefix)) is shared
+
+
+def test_an_ipv6_network_is_one_budget_end_to_end(app):
+    limited = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"], "RATELIMIT_PUBLIC": "2/minute"})
+    client = limited.test_client()
+    got = [get(client, "/api/v1/providers", ip=f"2001:db8:7:7::{i}").status_code for i in range(1, 4)]
+    assert got == [200, 200, 429]

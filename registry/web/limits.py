@@ -13,6 +13,7 @@ on every answer. Through flask-limiter that took seven of its private names (its
 class swapped, its storage keys rebuilt by hand); the count itself is three calls of `limits`.
 """
 import hashlib
+import ipaddress
 import math
 import time
 from functools import lru_cache
@@ -38,9 +39,24 @@ def is_admin_path(path: str) -> bool:
     return path.startswith(ADMIN_PREFIX)
 
 
-def ip_key(remote_addr: str | None) -> str:
-    """Who a public request is counted against, from its (ProxyFix-corrected) REMOTE_ADDR."""
+def ip_key(remote_addr: str | None, ipv6_prefix: int = 64) -> str:
+    """Who a public request is counted against, from its (ProxyFix-corrected) REMOTE_ADDR: an IPv4 address, or
+    the IPv6 network of ipv6_prefix bits it is in (one host is usually given a whole /64: counting each /128
+    would hand it 2^64 budgets; RATELIMIT_IPV6_PREFIX, docs/api-decisions.md#rate-limits)."""
+    if remote_addr and ":" in remote_addr:
+        return "ip:" + _ipv6_network(remote_addr, ipv6_prefix)
     return "ip:" + (remote_addr or "unknown")
+
+
+@lru_cache(maxsize=65536)
+def _ipv6_network(address: str, prefix: int) -> str:
+    try:
+        ip = ipaddress.IPv6Address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:   # ::ffff:192.0.2.1 is the IPv4 client it carries
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, prefix), strict=False))
 
 
 def admin_key() -> str:
@@ -52,7 +68,7 @@ def admin_key() -> str:
     token = presented_key()
     if key_is_valid(token):
         return "key:" + hashlib.sha256(token.encode()).hexdigest()
-    return ip_key(request.remote_addr)
+    return ip_key(request.remote_addr, current_app.config.get("RATELIMIT_IPV6_PREFIX", 64))
 
 
 @lru_cache(maxsize=16)
@@ -143,7 +159,8 @@ def over_budget(counted: list) -> bool:
 
 def count_public(app, remote_addr: str | None) -> list:
     """Count a public request of remote_addr (the front layer's call; check() makes the same one)."""
-    return count(app.extensions[EXTENSION], app.config["RATELIMIT_PUBLIC"], ip_key(remote_addr), PUBLIC_SCOPE)
+    who = ip_key(remote_addr, app.config.get("RATELIMIT_IPV6_PREFIX", 64))
+    return count(app.extensions[EXTENSION], app.config["RATELIMIT_PUBLIC"], who, PUBLIC_SCOPE)
 
 
 def retry_after(limit: Counted) -> int:
