@@ -224,3 +224,14 @@ def test_another_processs_write_shows_within_the_recheck_window(app, counted, mo
     clock[0] += seconds_later
     client.get("/api/v1/models/claude-sonnet-4-20250514")
     assert len(counted) == (2 if sees_the_write else 1)
+
+
+def test_a_page_rendered_across_midnight_is_not_kept(client, monkeypatch):
+    """Issue 44: a page begun on one day and finished on the next was kept under the new day with the old
+    day's countdowns."""
+    from registry.web import response_cache
+    days = iter(["2026-11-27", "2026-11-28", "2026-11-28", "2026-11-28"])
+    monkeypatch.setattr(response_cache, "today", lambda: next(days))
+    cache = client.application.extensions["registry_response_cache"]
+    assert client.get("/deprecations").status_code == 200
+    assert cache.entries == {}

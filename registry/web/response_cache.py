@@ -148,6 +148,7 @@ def note_generation() -> None:
     """Read the data generation before the view computes anything: the answer is kept under it."""
     if _cacheable(request._get_current_object()):
         request_generation()
+        g.kept_day = today()   # the day the answer is computed on: its key's, if it is kept
 
 
 def mark_keepable(response):
@@ -161,11 +162,14 @@ def mark_keepable(response):
 
 def keep_final(cache: ResponseCache, response):
     """Keep a marked answer with its final headers (the last hook to run; a 304 keeps the 200's)."""
-    if g.pop("keep_answer", False) and response.status_code in (200, 304):
+    # An answer computed across 00:00 UTC is not kept: a page's countdowns are of the day it began, and it
+    # would be kept under the new one.
+    day = g.get("kept_day")
+    if g.pop("keep_answer", False) and response.status_code in (200, 304) and day == today():
         headers = tuple(cache.shared(pair) for pair in response.headers.to_wsgi_list()
                         if pair[0].lower() not in PER_REQUEST)
-        cache.put(tuple(map(cache.shared, key(request.environ))), g.generation, response.get_data(), headers, OK,
-                  response.get_etag()[0])
+        cache.put(tuple(map(cache.shared, key(request.environ, day))), g.generation, response.get_data(), headers,
+                  OK, response.get_etag()[0])
     return response
 
 
