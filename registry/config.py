@@ -193,6 +193,10 @@ SETTINGS = (
     Setting("REGISTRY_WEBHOOKS_ALLOW_PRIVATE", None, _flag,
             "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",
             "WEBHOOKS_ALLOW_PRIVATE"),
+    # Two writers (the cron ingest, an admin-triggered run) meet: the later one waits (registry/db.py connect_rw).
+    Setting("REGISTRY_WRITE_WAIT_MS", "120000", _positive,
+            "milliseconds a writer (a run, curation, an admin write) waits for another to finish before it gives up "
+            "and says so"),
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
     Setting("PORT", "8000", _port, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),

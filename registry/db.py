@@ -11,6 +11,7 @@ import click
 
 from . import migrations
 from .sql import transaction, upsert_sql  # noqa: F401  (the write helpers, imported from here by the writers)
+from .config import setting
 from .storage import StorageError, writing
 
 BUSY_TIMEOUT_MS = 10_000
@@ -25,6 +26,11 @@ def schema_sql() -> str:
     return (Path(__file__).resolve().parent.parent / "schema.sql").read_text(encoding="utf-8")
 
 
+def write_wait_ms() -> int:
+    """How long a writer waits for another to finish (REGISTRY_WRITE_WAIT_MS)."""
+    return setting("REGISTRY_WRITE_WAIT_MS")
+
+
 def _configure(conn: sqlite3.Connection) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -37,6 +43,9 @@ def connect_rw(path: str) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False)
     _configure(conn)
+    # A writer that meets another waits its turn: a normal run holds the write lock for up to ~30 s (a 50k-model
+    # merge), so the readers' 10 s would fail a cron ingest that meets an admin-triggered run (issue 44).
+    conn.execute(f"PRAGMA busy_timeout = {write_wait_ms()}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     # A merge rewrites tens of MB in one transaction: with SQLite's default 2 MB page cache it spills pages to

@@ -12,7 +12,7 @@ import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..db import bump_generation, db_file, now_iso, transaction, writable
+from ..db import bump_generation, db_file, now_iso, transaction, writable, write_wait_ms
 from ..storage import StorageError, classify
 from ..lifecycle import today
 from . import changes, lifecycle
@@ -86,6 +86,9 @@ def describe(exc: BaseException) -> str:
     """The error message a failed run records: an expected failure's own words, else its type too."""
     if isinstance(exc, (RunError, StorageError)):
         return str(exc) or type(exc).__name__
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        return (f"another writer held the database longer than this one waits ({write_wait_ms() // 1000} s,"
+                " REGISTRY_WRITE_WAIT_MS); this run wrote nothing: run it again")
     return f"{type(exc).__name__}: {exc}"
 
 
