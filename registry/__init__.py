@@ -12,6 +12,25 @@ if TYPE_CHECKING:
     from flask import Flask
 
 
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"   # 2026-12-06T07:00:00Z INFO registry...: ...
+
+
+def configure_logging() -> None:
+    """INFO and up to stderr, each line with its UTC time; the MCP SDK's per-request INFO lines (four a call) kept
+    out: warnings only (docs/running.md#logs)."""
+    import time
+    formatter = logging.Formatter(LOG_FORMAT, datefmt="%Y-%m-%dT%H:%M:%SZ")
+    formatter.converter = time.gmtime
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(formatter)
+        root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > logging.INFO:
+        root.setLevel(logging.INFO)
+    logging.getLogger("mcp").setLevel(logging.WARNING)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: config layers (defaults, environment, test_config), blueprints, limits, errors, CLI."""
     from flask import Flask
@@ -30,7 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.url_map.strict_slashes = False
     if not app.debug:
-        logging.basicConfig(level=logging.INFO)
+        configure_logging()
     connection.init_app(app)
     web.install(app)
     if app.config.get("TRUSTED_PROXIES"):

@@ -167,3 +167,24 @@ def test_a_check_counts_the_resolves_it_does(db_path, identifiers, status, remai
     answer = app.test_client().post("/mcp", json=body, headers={"Accept": "application/json, text/event-stream"})
     assert answer.status_code == status, answer.get_data(as_text=True)[:300]
     assert int(answer.headers["X-RateLimit-Remaining"]) == remaining
+
+
+def test_an_mcp_call_adds_no_info_lines_to_the_servers_log(server):
+    """Issue 44: each MCP call logged four INFO lines of the SDK's."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "check", "arguments": {"identifiers": ["claude-3-5-sonnet-20241022"]}}}
+    answer = requests.post(server.url + "/mcp", json=body, timeout=30,
+                           headers={"Accept": "application/json, text/event-stream"})
+    assert answer.status_code == 200
+    assert [line for line in server.log().splitlines() if "INFO mcp" in line or "mcp.server" in line] == []
+
+
+def test_the_apps_log_lines_carry_their_utc_time(db_path):
+    import subprocess
+    import sys
+    code = ("import logging; from registry import create_app; create_app({'TESTING': True, 'DATABASE': %r});"
+            " logging.getLogger('registry.example').info('hello')" % str(db_path))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=server_env(db_path))
+    import re
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO registry\.example: hello", done.stderr.strip()), done.stderr
