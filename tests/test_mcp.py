@@ -187,4 +187,5 @@ def test_the_apps_log_lines_carry_their_utc_time(db_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env=server_env(db_path))
     import re
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO registry\.example: hello", done.stderr.strip()), done.stderr
+    stamped = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO registry\.example: hello"
+    assert re.fullmatch(stamped, done.stderr.strip()), done.stderr
