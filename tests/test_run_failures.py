@@ -179,3 +179,21 @@ def test_the_admin_trigger_logs_the_traceback(app, rw, monkeypatch, caplog):
         time.sleep(0.05)
     assert f"model-hub run {run_id} failed: KeyError: 'missing'" in caplog.text
     assert "Traceback (most recent call last)" in caplog.text
+
+
+@pytest.mark.parametrize("url, says", [
+    ("http://registry-upstream.invalid/v1/models", "cannot reach registry-upstream.invalid after retries: its name"
+                                                   " does not resolve (no network, or no DNS)"),
+    ("http://127.0.0.1:9/v1/models", "cannot connect after retries: Connection refused"),
+])
+def test_an_unreachable_upstream_is_said_once_in_words(url, says, caplog):
+    """Issue 44: no network printed three urllib3 retry warnings of ~400 characters per source, then the chain."""
+    import logging
+
+    from registry.ingest.http import get_json, make_session
+    from registry.ingest.records import SourceError
+    caplog.set_level(logging.INFO)
+    with pytest.raises(SourceError) as failed:
+        get_json(make_session(retries=2, backoff=0), url)
+    assert str(failed.value) == f"GET {url}: {says}"
+    assert [r for r in caplog.records if r.name.startswith("urllib3")] == []

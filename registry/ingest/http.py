@@ -1,6 +1,9 @@
 """One HTTP session for upstreams: timeouts, and retries with backoff on 429 and 5xx honouring Retry-After."""
+import logging
+
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3 import exceptions as urllib3_errors
 from urllib3.util.retry import Retry
 
 from .. import json_limits
@@ -11,6 +14,35 @@ TIMEOUT = (5, 30)   # connect, read (seconds)
 MAX_BODY = 64 * 2**20
 CHUNK = 65536
 USER_AGENT = "model-registry-ingest/0.1 (+https://github.com/)"
+
+
+# urllib3 logs each retry as a WARNING of ~400 characters, three a source with no network: the run's one
+# failure line says what happened instead (why_unreachable).
+logging.getLogger("urllib3.connectionpool").setLevel(logging.ERROR)
+
+
+def why_unreachable(exc: requests.RequestException) -> str:
+    """One short line for a request that failed: what went wrong, in words, not the exception chain."""
+    cause = exc.args[0] if exc.args else None
+    reason = getattr(cause, "reason", cause)   # a MaxRetryError carries the last try's error
+    tries = " after retries" if isinstance(cause, urllib3_errors.MaxRetryError) else ""
+    if isinstance(reason, urllib3_errors.NameResolutionError):
+        return f"cannot reach {reason.conn.host}{tries}: its name does not resolve (no network, or no DNS)"
+    if isinstance(reason, urllib3_errors.NewConnectionError):   # (urllib3 makes it a ConnectTimeoutError too)
+        return f"cannot connect{tries}: {_last_words(reason)}"
+    if isinstance(reason, urllib3_errors.ConnectTimeoutError) or isinstance(exc, requests.ConnectTimeout):
+        return f"no answer within {TIMEOUT[0]} s{tries} (no route, or a firewall)"
+    if isinstance(exc, requests.ReadTimeout) or isinstance(reason, urllib3_errors.ReadTimeoutError):
+        return f"the upstream stopped answering for {TIMEOUT[1]} s{tries}"
+    if isinstance(exc, requests.exceptions.SSLError):
+        return f"TLS failed{tries}: {_last_words(reason)}"
+    return f"{type(exc).__name__}{tries}: {_last_words(reason if reason is not None else exc)}"[:300]
+
+
+def _last_words(error) -> str:
+    """The innermost message of an error ('Connection refused' of '[Errno 111] Connection refused')."""
+    text = str(error)
+    return text.rsplit("] ", 1)[-1].rstrip(")\"'") if "] " in text else text[:200]
 
 
 def make_session(retries: int = 3, backoff: float = 1.0) -> requests.Session:
@@ -38,7 +70,7 @@ def get_json(session: requests.Session, url: str, params=None, headers=None):
                 raise SourceError(f"GET {url}: HTTP {response.status_code}: the API key was refused")
             body = _bounded_body(response, url)
     except requests.RequestException as exc:
-        raise SourceError(f"GET {url} failed: {type(exc).__name__}: {exc}") from exc
+        raise SourceError(f"GET {url}: {why_unreachable(exc)}") from exc
     if response.status_code >= 400:
         text = body[:200].decode("utf-8", "replace")
         raise SourceError(f"GET {url}: HTTP {response.status_code}: {text!r}")
