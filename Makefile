@@ -26,6 +26,8 @@ $(REGISTRY_DB): | install
 	REGISTRY_DB=$@.build $(BIN)/flask --app registry init-db
 	REGISTRY_DB=$@.build $(BIN)/flask --app registry curate
 	REGISTRY_DB=$@.build $(BIN)/flask --app registry ingest --offline
+	@# the WAL folded into the file and its -wal/-shm gone before the move (the last writer out removes them)
+	$(BIN)/python -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); 	    c.execute("PRAGMA wal_checkpoint(TRUNCATE)"); c.execute("PRAGMA journal_mode = DELETE"); c.close()' $@.build
 	mv $@.build $@
 	rm -f $@.build.*.lock
 
@@ -61,14 +63,15 @@ $(BIN)/shiv: | $(BIN)/python
 	$(BIN)/pip install --quiet 'shiv>=1.0,<2'
 
 # One executable file (a shiv zipapp) holding the package, schema.sql and every dependency:
-# `./dist/registry.pyz serve | init-db | curate | ingest`. Its shebang names this python3.X,
+# `./dist/registry.pyz serve | init-db | curate | ingest`, with the Redis client the multi-host setup uses
+# (docs/running.md#rate-limits-caching-and-redis). Its shebang names this python3.X,
 # since PyYAML and MarkupSafe ship compiled code; the host needs that python (and nothing else).
 # setuptools' build/ is removed first: a stale copy of a deleted module would ship otherwise.
 dist: $(BIN)/shiv
 	rm -rf build
 	mkdir -p $(dir $(DIST))
 	$(BIN)/shiv --console-script registry --output-file $(DIST).build --reproducible --compressed \
-	    --python "/usr/bin/env $$($(BIN)/python -c 'import sys; print("python%d.%d" % sys.version_info[:2])')" .
+	    --python "/usr/bin/env $$($(BIN)/python -c 'import sys; print("python%d.%d" % sys.version_info[:2])')" '.[redis]'
 	$(BIN)/python -c 'import sys, zipfile; \
 	    packed = zipfile.ZipFile(sys.argv[1]).read("site-packages/registry/schema.sql"); \
 	    sys.exit(0 if packed == open("schema.sql", "rb").read() else "schema.sql in the build differs")' $(DIST).build

@@ -1,6 +1,7 @@
 """The one-file build: `make dist` makes dist/registry.pyz, which carries the real schema.sql and runs
 init-db, curate, ingest and serve on a host with only python3 (built once per session, ~5-60 s)."""
 import os
+import shutil
 import subprocess
 import time
 import zipfile
@@ -55,6 +56,8 @@ def test_the_file_carries_the_real_schema_and_nothing_from_tests(pyz):
         names = archive.namelist()
         assert archive.read("site-packages/registry/schema.sql") == (ROOT / "schema.sql").read_bytes()
     assert "site-packages/registry/serve/server.py" in names
+    # the Redis client the multi-host setup needs (RATELIMIT_STORAGE_URI=redis://...), issue 44
+    assert "site-packages/redis/__init__.py" in names
     # Every data file of the package ships too (package_data in setup.cfg), not only schema.sql.
     data_files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "registry").rglob("*")
                   if p.is_file() and p.suffix not in (".py", ".pyc")]
@@ -101,3 +104,38 @@ def test_the_file_serves(pyz, host):
     finally:
         server.stop()
     assert '"GET /api/v1/resolve' in server.log()    # the access log goes to stdout (journald under systemd)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed (.ci/run installs it)")
+def test_the_file_counts_in_redis(pyz, host, tmp_path):
+    """docs/running.md recommends Redis past one process: the file serves with it (issue 44: a 49-line
+    traceback, the `redis` prerequisite missing)."""
+    import socket
+
+    import redis
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    store = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], cwd=tmp_path, stdout=subprocess.DEVNULL)
+    client = redis.Redis(host="127.0.0.1", port=port, socket_timeout=2)
+    directory, env = host
+    if not (directory / "registry.db").exists():
+        assert run(pyz, host, "curate").returncode == 0
+    server = Server([str(pyz)], {**env, "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{port}"},
+                    directory / "serve-redis.log", cwd=directory)
+    try:
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.1)
+        server.wait_ready()
+        assert server.get("/api/v1/providers").status_code == 200
+        assert client.keys("*"), "no counter in Redis"
+    finally:
+        server.stop()
+        store.terminate()
+        store.wait(timeout=10)
+    assert "Traceback" not in server.log() and "unreachable" not in server.log()
