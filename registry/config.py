@@ -193,6 +193,10 @@ SETTINGS = (
     Setting("REGISTRY_WEBHOOKS_ALLOW_PRIVATE", None, _flag,
             "`1`: webhook URLs may point at loopback and private addresses (tests, an internal receiver)",
             "WEBHOOKS_ALLOW_PRIVATE"),
+    # An admin-triggered run is done in a child process of bounded memory (registry/ingest/isolated.py).
+    Setting("REGISTRY_INGEST_MEMORY_MB", "2048", _count,
+            "megabytes of address space an admin-triggered run's own process may use (a flooding upstream fails "
+            "the run, not the server); `0`: run inside the server's process", "INGEST_MEMORY_MB"),
     # Two writers (the cron ingest, an admin-triggered run) meet: the later one waits (registry/db.py connect_rw).
     Setting("REGISTRY_WRITE_WAIT_MS", "120000", _positive,
             "milliseconds a writer (a run, curation, an admin write) waits for another to finish before it gives up "

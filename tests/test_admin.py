@@ -14,7 +14,19 @@ OLD_KEY = "old-key-being-rotated-out"
 @pytest.fixture
 def admin_app(app):
     app.config["ADMIN_API_KEYS"] = [KEY, OLD_KEY]
+    app.config["INGEST_MEMORY_MB"] = 0   # runs in this process, where the tests install their fake sources
     return app
+
+
+def test_a_triggered_run_is_done_in_a_process_of_its_own(app):
+    """REGISTRY_INGEST_MEMORY_MB (on by default): the real source, offline, in a child process, lands as usual."""
+    from pathlib import Path
+    app.config.update(ADMIN_API_KEYS=[KEY], OFFLINE=True, INGEST_MEMORY_MB=1024,
+                      SEEDS_DIR=str(Path(__file__).resolve().parent.parent / "seeds"))
+    client = app.test_client()
+    run_id = client.post("/api/v1/admin/ingest/vendor-f-api", headers=auth()).get_json()["ingestion_run"]["id"]
+    run = wait_for_run(client, run_id)
+    assert run["status"] == "completed" and run["details"]["records"] > 0, run
 
 
 def auth(key=KEY):

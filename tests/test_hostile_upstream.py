@@ -355,3 +355,67 @@ def test_a_page_no_reader_agrees_on_fails_only_its_run(app, client, monkeypatch,
     assert (result.status, result.trace) == ("failed", None), result
     assert message in result.error
     assert client.get("/api/v1/models?per_page=200").get_json() == before
+
+
+# -- a listing that floods memory (issue 44 hole 5) ------------------------------------------------------------
+
+@pytest.fixture
+def flooding_upstream():
+    """A real HTTP server answering every GET with one 15 MB OpenRouter-shaped page of 400,000 tiny items (under
+    the 16 MiB page bound; parsed, it takes some 700 MB)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    body = ('{"data":[' + ",".join('{"id":"openai/m%07d","n":[1,2,3,4]}' % i for i in range(400000)) + ']}').encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_an_admin_triggered_run_that_floods_memory_fails_alone(app, rw, flooding_upstream, monkeypatch):
+    """The run is done in a child process of REGISTRY_INGEST_MEMORY_MB: it fails in words, nothing is written,
+    and the server that triggered it keeps answering (it went down with the run before)."""
+    import time
+    monkeypatch.setenv("REGISTRY_OPENROUTER_CATALOG_URL", flooding_upstream)
+    app.config.update(ADMIN_API_KEYS=["k"], INGEST_MEMORY_MB=400)
+    client = app.test_client()
+    before = client.get("/api/v1/changes?limit=200").get_json()["changes"]
+    started = client.post("/api/v1/admin/ingest/openrouter-catalog", headers={"Authorization": "Bearer k"})
+    assert started.status_code == 202
+    run_id = started.get_json()["ingestion_run"]["id"]
+    deadline = time.time() + 120
+    while rw.execute("SELECT status FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()[0] == "running":
+        assert client.get("/api/v1/providers").status_code == 200   # the server answers all along
+        assert time.time() < deadline
+        time.sleep(0.2)
+    status, message = rw.execute("SELECT status, error_message FROM ingestion_runs WHERE id = ?", (run_id,)).fetchone()
+    assert (status, message) == ("failed", "the run needed more memory than it may use (REGISTRY_INGEST_MEMORY_MB);"
+                                           " nothing was written")
+    assert client.get("/api/v1/changes?limit=200").get_json()["changes"] == before
+
+
+def test_a_runs_pages_are_bounded_in_all(monkeypatch):
+    """Each page within its bound, together past the run's: the run fails with what it met, before more is read."""
+    import responses as mocked
+
+    from registry.ingest import http
+    from registry.ingest.records import SourceError
+    monkeypatch.setattr(http, "MAX_RUN_BODY", 3 * 2**20)
+    page = {"data": [{"id": f"openai/m{i}", "pad": "x" * 900} for i in range(1000)]}   # ~1 MB each
+    session = http.make_session(retries=0)
+    with mocked.RequestsMock() as rsps:
+        rsps.get("http://upstream.test/page", json=page)
+        with pytest.raises(SourceError, match="the run's pages are larger than 3,145,728 bytes in all"):
+            for _ in range(5):
+                http.get_json(session, "http://upstream.test/page")

@@ -167,6 +167,7 @@ def test_the_admin_trigger_logs_the_traceback(app, rw, monkeypatch, caplog):
     module.parse = _broken_parse
     fakes.install(monkeypatch, {"model-hub": module})
     app.config["ADMIN_API_KEYS"] = ["k"]
+    app.config["INGEST_MEMORY_MB"] = 0   # in this process, where the fake source is installed
     response = app.test_client().post("/api/v1/admin/ingest/model-hub", headers={"Authorization": "Bearer k"})
     assert response.status_code == 202
     run_id = response.get_json()["ingestion_run"]["id"]

@@ -25,7 +25,7 @@ def trigger_ingest(source):
     config = current_app.config
     try:
         run_id = start_source(config["DATABASE"], source, RunOptions(config["OFFLINE"], config["SEEDS_DIR"]),
-                              on_end=_log_failure)
+                              on_end=_log_failure, memory_mb=config["INGEST_MEMORY_MB"])
     except StorageError as exc:   # the disk refused the lock or the run row: say why, not 500
         raise ApiError(503, "service_unavailable", f"Cannot start a run of {source}: {exc}.") from exc
     if run_id is None:

@@ -10,8 +10,11 @@ from .. import json_limits
 from .records import SourceError
 
 TIMEOUT = (5, 30)   # connect, read (seconds)
-# One page of any upstream: the hub's 500-repo pages are ~1 MB, OpenAI's whole list ~20 KB.
-MAX_BODY = 64 * 2**20
+# One page of any upstream: the hub's 500-repo pages are ~1 MB, OpenRouter's whole catalog ~1.5 MB, OpenAI's
+# list ~20 KB. A parsed page takes 10 to 25 times its bytes in memory (issue 44: 4 pages of 16 MB took 1.57 GB),
+# so the bounds are what a real upstream needs with room, not more: a page 16 MiB, a run's pages 256 MiB in all.
+MAX_BODY = 16 * 2**20
+MAX_RUN_BODY = 256 * 2**20
 CHUNK = 65536
 USER_AGENT = "model-registry-ingest/0.1 (+https://github.com/)"
 
@@ -68,7 +71,7 @@ def get_json(session: requests.Session, url: str, params=None, headers=None):
         with session.get(url, params=params, headers=headers, timeout=TIMEOUT, stream=True) as response:
             if response.status_code in (401, 403):
                 raise SourceError(f"GET {url}: HTTP {response.status_code}: the API key was refused")
-            body = _bounded_body(response, url)
+            body = _bounded_body(response, url, session)
     except requests.RequestException as exc:
         raise SourceError(f"GET {url}: {why_unreachable(exc)}") from exc
     if response.status_code >= 400:
@@ -80,12 +83,17 @@ def get_json(session: requests.Session, url: str, params=None, headers=None):
         raise SourceError(f"GET {url}: malformed JSON: {str(exc)[:200]}") from exc
 
 
-def _bounded_body(response, url: str) -> bytes:
-    """The response body, or SourceError once it passes MAX_BODY bytes (decoded size, so no zip bomb)."""
+def _bounded_body(response, url: str, session) -> bytes:
+    """The response body, or SourceError once it passes MAX_BODY bytes, or the run's pages MAX_RUN_BODY in all
+    (decoded size, so no zip bomb; the session counts what its run has read)."""
     chunks, size = [], 0
+    read_before = getattr(session, "registry_bytes_read", 0)
     for chunk in response.iter_content(CHUNK):
         size += len(chunk)
         if size > MAX_BODY:
             raise SourceError(f"GET {url}: the response is larger than {MAX_BODY:,} bytes")
+        if read_before + size > MAX_RUN_BODY:
+            raise SourceError(f"GET {url}: the run's pages are larger than {MAX_RUN_BODY:,} bytes in all")
         chunks.append(chunk)
+    session.registry_bytes_read = read_before + size
     return b"".join(chunks)

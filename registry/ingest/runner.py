@@ -13,6 +13,7 @@ from ..storage import StorageError
 from . import sources
 from .match import records_to_facts
 from .http import make_session
+from .isolated import run_isolated
 from ..merge.locks import hold
 from .records import SourceError
 
@@ -129,9 +130,12 @@ def run_source(db_path: str, source: str, *, offline: bool = False, seeds_dir: s
     return _finish(db_path, source, started, RunOptions(offline, seeds_dir, session, record_to))
 
 
-def start_source(db_path: str, source: str, options: RunOptions = RunOptions(), on_end=None) -> int | None:
-    """Begin a run of source under its lock and do it in a background thread (the admin trigger answers at once):
-    its run id, or None when a run of it is going on. on_end(result) is called when it ends.
+def start_source(db_path: str, source: str, options: RunOptions = RunOptions(), on_end=None,
+                 memory_mb: int = 0) -> int | None:
+    """Begin a run of source under its lock and do it from a background thread (the admin trigger answers at once):
+    its run id, or None when a run of it is going on. on_end(result) is called when it ends. memory_mb: do it in
+    a child process of at most that many MB (isolated.py), so a flooding upstream cannot take the caller down;
+    0: in this process.
 
     Raises StorageError when the disk refuses the lock or the run row (nothing started)."""
     started = begin(db_path, source)
@@ -139,7 +143,14 @@ def start_source(db_path: str, source: str, options: RunOptions = RunOptions(), 
         return None
 
     def work():
-        result = _finish(db_path, source, started, options)
+        if memory_mb and options.session is None:
+            lock, run_id = started
+            try:
+                result = run_isolated(db_path, source, run_id, options, memory_mb)
+            finally:
+                lock.release()
+        else:
+            result = _finish(db_path, source, started, options)
         if on_end is not None:
             on_end(result)
 

@@ -74,6 +74,13 @@ def fail_run(conn, run_id: int, message: str) -> None:
             (message[:2000], now_iso(), run_id))
 
 
+def fail_if_running(conn, run_id: int, message: str) -> None:
+    """Mark a run failed unless it already ended (a child process that did the run may have ended it)."""
+    with transaction(conn):
+        conn.execute("UPDATE ingestion_runs SET status = 'failed', error_message = ?, completed_at = ?"
+                     " WHERE id = ? AND status = 'running'", (message[:2000], now_iso(), run_id))
+
+
 def mark_interrupted(conn, source: str) -> None:
     """Fail runs of a source left 'running' by a dead process (call only while holding its lock)."""
     with transaction(conn):
@@ -86,6 +93,8 @@ def describe(exc: BaseException) -> str:
     """The error message a failed run records: an expected failure's own words, else its type too."""
     if isinstance(exc, (RunError, StorageError)):
         return str(exc) or type(exc).__name__
+    if isinstance(exc, MemoryError):   # an admin-triggered run past its bound (registry/ingest/isolated.py)
+        return "the run needed more memory than it may use (REGISTRY_INGEST_MEMORY_MB); nothing was written"
     if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
         return (f"another writer held the database longer than this one waits ({write_wait_ms() // 1000} s,"
                 " REGISTRY_WRITE_WAIT_MS); this run wrote nothing: run it again")
