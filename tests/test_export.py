@@ -85,18 +85,20 @@ def test_the_format_follows_the_parameter_then_accept(client, query, accept, mim
 
 
 def test_the_etag_is_stable_answers_304_and_changes_with_the_data(app, client, curation_dir):
-    first = client.get("/api/v1/export")
-    again = client.get("/api/v1/export")
-    assert first.headers["ETag"] == again.headers["ETag"] and first.get_data() == again.get_data()
-    assert client.get("/api/v1/export?format=ndjson").headers["ETag"] != first.headers["ETag"]
-    unchanged = client.get("/api/v1/export", headers={"If-None-Match": first.headers["ETag"]})
-    assert unchanged.status_code == 304 and unchanged.get_data() == b""
+    # Each answer closed as a server closes it: the export's read snapshot ends with it (else the rebuild below
+    # would wait for it as a writer waits for a reader).
+    with client.get("/api/v1/export") as first, client.get("/api/v1/export") as again:
+        assert first.headers["ETag"] == again.headers["ETag"] and first.get_data() == again.get_data()
+    with client.get("/api/v1/export?format=ndjson") as streamed:
+        assert streamed.headers["ETag"] != first.headers["ETag"]
+    with client.get("/api/v1/export", headers={"If-None-Match": first.headers["ETag"]}) as unchanged:
+        assert unchanged.status_code == 304 and unchanged.get_data() == b""
     text = (curation_dir / "meta.yaml").read_text()
     (curation_dir / "meta.yaml").write_text(text.replace("Llama 3.1 405B Instruct", "Llama Colossus"))
     build_db(app.config["DATABASE"], curation_dir)
-    changed = client.get("/api/v1/export", headers={"If-None-Match": first.headers["ETag"]})
-    assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
-    assert b"Llama Colossus" in changed.get_data()
+    with client.get("/api/v1/export", headers={"If-None-Match": first.headers["ETag"]}) as changed:
+        assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+        assert b"Llama Colossus" in changed.get_data()
 
 
 @pytest.mark.parametrize("query, name", [
