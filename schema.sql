@@ -130,6 +130,9 @@ CREATE TABLE IF NOT EXISTS platform_lifecycles (
     upgrade_id        INTEGER REFERENCES models(id) ON DELETE SET NULL,
     own_schedule      INTEGER NOT NULL DEFAULT 0,   -- 1: the days are the platform's own, not the model's
     sources           TEXT,                         -- JSON {field: source}: whose fact each value is
+    -- why the upgrade (registry/lifecycle/upgrade.py BASES): the provider named it, the line's newest fit, the
+    -- newest fit of the line the provider moved to, or the platform's own best fit (last: added by step 17)
+    upgrade_basis     TEXT CHECK (upgrade_basis IN ('replacement', 'line', 'successor-line', 'platform')),
     PRIMARY KEY (model_id, platform)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS platform_lifecycles_upgrade ON platform_lifecycles(upgrade_id);

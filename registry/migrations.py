@@ -195,6 +195,13 @@ class Step:
     rebuild_search: bool = False   # the search objects are made anew once all steps ran
 
 
+def _upgrade_basis_v17(conn) -> None:
+    """The basis column, unless the table has it (a database whose version was set back by hand, in tests)."""
+    if "upgrade_basis" not in {r[1] for r in conn.execute("PRAGMA table_info(platform_lifecycles)")}:
+        conn.execute("ALTER TABLE platform_lifecycles ADD COLUMN upgrade_basis TEXT"
+                     " CHECK (upgrade_basis IN ('replacement', 'line', 'successor-line', 'platform'))")
+
+
 STEPS = [
     # Version 2 changed only the search index (plain unicode61 tokenizer, more prefix indexes,
     # documents with undecorated name variants): derived data, so nothing to move by hand.
@@ -240,6 +247,8 @@ STEPS = [
     Step(16, "an alias is a string on one platform: unique on (alias, source), so one string can be served on two;"
              " whether a listing names it",
          _ALIAS_PER_PLATFORM_V16),
+    # Derived data: the next run (or the first request of a day) decides every upgrade again, with its basis.
+    Step(17, "why each upgrade: its basis (replacement, line, successor-line, platform)", _upgrade_basis_v17),
 ]
 
 

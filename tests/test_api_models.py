@@ -148,15 +148,15 @@ def test_open_source_detail(client):
     assert model["canonical_url"] == "https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct"
 
 
-@pytest.mark.parametrize("slug,upgrade,is_latest", [
-    ("claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929", False),   # the chain to its working end
-    ("claude-3-5-sonnet-20241022", "claude-sonnet-4-5-20250929", False),   # the provider's replacement
-    ("claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", False),   # no successor: a sound family latest
-    ("claude-sonnet-4-5-20250929", None, True),
-    ("llama-3.1-70b-instruct", None, False),                            # the family's latest is smaller: none
-    ("claude-3-haiku-20240307", None, False),                           # family has no latest
+@pytest.mark.parametrize("slug,upgrade,is_latest,basis", [
+    ("claude-3-sonnet-20240229", "claude-sonnet-4-5-20250929", False, "replacement"),   # the chain to its working end
+    ("claude-3-5-sonnet-20241022", "claude-sonnet-4-5-20250929", False, "replacement"),   # the provider's replacement
+    ("claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", False, "line"),   # no successor: the line's latest
+    ("claude-sonnet-4-5-20250929", None, True, None),
+    ("llama-3.1-70b-instruct", None, False, None),                     # the family's latest is smaller: none
+    ("claude-3-haiku-20240307", None, False, None),                    # family has no latest
 ])
-def test_upgrade(client, slug, upgrade, is_latest):
+def test_upgrade(client, slug, upgrade, is_latest, basis):
     body = client.get(f"/api/v1/models/{slug}/upgrade").get_json()
     assert body["current"]["slug"] == slug
     assert set(body["current"]) == {"slug", "display_name", "status"}
@@ -165,7 +165,11 @@ def test_upgrade(client, slug, upgrade, is_latest):
         assert body["upgrade"] is None
     else:
         assert body["upgrade"]["slug"] == upgrade
-        assert set(body["upgrade"]) == {"slug", "display_name", "status", "release_date"}
+        assert set(body["upgrade"]) == {"slug", "display_name", "status", "release_date", "why"}
+        why = body["upgrade"]["why"]
+        assert why["basis"] == basis and set(why) == {"basis", "named_by", "keeps", "changes"}
+        assert (why["named_by"] is not None) is (basis == "replacement")
+        assert "model_type" in why["keeps"] and "model_type" not in why["changes"]   # a Sonnet stays a chat model
 
 
 def test_upgrade_survives_a_successor_cycle(client, rw):

@@ -98,6 +98,16 @@ def point_without_a_source(conn):
                 " 'claude-sonnet-4-5-20250929') WHERE slug = 'claude-sonnet-4-20250514'")
 
 
+def forget_why(conn):
+    write(conn, "UPDATE platform_lifecycles SET upgrade_basis = NULL WHERE model_id = ? AND platform = 'official'",
+          model_id(conn, "claude-3-5-sonnet-20241022"))
+
+
+def name_a_replacement_without_a_source(conn):
+    write(conn, "UPDATE platform_lifecycles SET upgrade_basis = 'replacement', sources = NULL WHERE model_id = ?"
+                " AND platform = 'official'", model_id(conn, "claude-3-5-sonnet-20241022"))
+
+
 CASES = [
     ("(a)", retire_a_sonnet_into_a_line_of_its_own,
      "claude-3-5-sonnet-20241022 [official] is deprecated with no upgrade, though claude-sonnet-4-5-20250929 fits"),
@@ -119,6 +129,9 @@ CASES = [
     ("(i)", schedule_without_a_source,
      "claude-sonnet-4-5-20250929 [cloud-a]: the platform's own schedule has no source"),
     ("(i)", point_without_a_source, "claude-sonnet-4-20250514: points_to has no source"),
+    ("(k)", forget_why, "claude-3-5-sonnet-20241022 [official]: an upgrade with no basis"),
+    ("(k)", name_a_replacement_without_a_source,
+     "claude-3-5-sonnet-20241022 [official]: a named replacement whose source is unknown"),
 ]
 
 
@@ -128,6 +141,8 @@ def findings(conn, invariant: str) -> list:
         return sources.outside_lanes(conn)
     if invariant == "(i)":
         return sources.unsourced_platform_lifecycles(conn)
+    if invariant == "(k)":
+        return sources.unexplained_upgrades(conn)
     reg = answers.Registry(conn)
     return next(check(reg) for name, check in answers.INVARIANTS.items() if name.startswith(invariant))
 

@@ -128,3 +128,28 @@ def test_every_id_the_catalogs_attach_resolves_to_its_model_on_its_platform(clie
     finally:
         conn.close()
     assert wrong == []
+
+
+# q, its upgrade there, the basis, who named it (None: no replacement basis), and what the move must change
+WHY = [
+    # Alibaba named a chat model for its code model: the answer says so, and that the kind of model changes
+    ("qwen3-coder-plus", "qwen3.7-plus", "replacement", "curation", {"model_type"}),
+    # no replacement named: the newest working Sonnet of the line
+    ("claude-sonnet-4-5-20250929", "claude-sonnet-5-5", "line", None, set()),
+    # the Devstral line has no working fit: the line Mistral moved to
+    ("devstral-medium-2507", "mistral-medium-3-5", "successor-line", None, set()),
+    # OpenRouter serves no fit of GPT-4o's own line: its newest fitting OpenAI model, said as the platform's
+    ("openai/gpt-4o", "gpt-5.4", "platform", None, set()),
+]
+
+
+@pytest.mark.parametrize("q, upgrade, basis, named_by, changed", WHY)
+def test_every_upgrade_says_why(client, q, upgrade, basis, named_by, changed):
+    """Issue 45 item 1: the basis, who named a replacement, and what the move keeps or changes, in /resolve and on
+    the platform lifecycle alike."""
+    body = resolve(client, q)
+    why = body["upgrade"]["why"]
+    assert (body["upgrade"]["slug"], why["basis"]) == (upgrade, basis)
+    assert body["platform_lifecycle"]["upgrade"]["basis"] == basis
+    assert (why["named_by"] or {}).get("source") == named_by
+    assert changed <= set(why["changes"]) and not set(why["keeps"]) & set(why["changes"])

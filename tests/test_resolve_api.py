@@ -68,7 +68,10 @@ def test_resolve_shape(client):
     assert body["matched_model"] == {"slug": "claude-3-5-sonnet-20241022",
                                      "display_name": "Claude 3.5 Sonnet (2024-10-22)", "status": "deprecated",
                                      "family": "claude-sonnet"}
-    assert set(body["upgrade"]) == {"slug", "display_name", "status", "preview"}
+    assert set(body["upgrade"]) == {"slug", "display_name", "status", "preview", "why"}
+    # why (docs/lifecycle.md#why): Anthropic named the replacement, in curation; the same answer on the lifecycle
+    assert body["upgrade"]["why"]["basis"] == lifecycle["upgrade"]["basis"] == "replacement"
+    assert body["upgrade"]["why"]["named_by"] == lifecycle["upgrade"]["named_by"] == {"source": "curation", "url": None}
     assert body["first_party_upgrade"] is None   # on the provider's own API, the upgrade is the provider's own
 
 

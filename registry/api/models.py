@@ -6,7 +6,7 @@ from flask import current_app, jsonify
 from ..queries import catalog, model_list
 from ..web.connection import get_db
 from ..web import generation_memo
-from ..fields import RETIRING, STATUSES
+from ..fields import OFFICIAL, RETIRING, STATUSES
 from ..resolve.answers import upgrade_answer
 from ..resolve.upgrade import upgrade_for
 from ..web.errors import bad_request
@@ -60,7 +60,8 @@ def get_model(slug):
 def get_upgrade(slug):
     row = get_or_404("Model", catalog.model_by_slug, slug)
     upgrade = upgrade_for(get_db(), row)
-    return jsonify(upgrade_answer(row, upgrade)), lifecycle_headers(row, upgrade)
+    lifecycle = catalog.platform_lifecycle(get_db(), row["id"], OFFICIAL) if upgrade is not None else None
+    return jsonify(upgrade_answer(row, upgrade, lifecycle)), lifecycle_headers(row, upgrade)
 
 
 @bp.get("/models/<slug>/history")

@@ -17,6 +17,8 @@ def audit(conn, cur: Curation, directory, reg: answers.Registry | None = None) -
     findings["(h) a source wrote another provider's model or alias"] = sources.outside_lanes(conn)
     findings["(i) lifecycle value without a source"] = (sources.unsourced_lifecycle(conn, cur, directory)
                                                         + sources.unsourced_platform_lifecycles(conn))
+    findings["(k) upgrade without its basis, or a named replacement without a source"] = \
+        sources.unexplained_upgrades(conn)
     findings["working model without model_type"] = sources.untyped_working_models(conn)
     return findings
 

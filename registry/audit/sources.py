@@ -68,6 +68,20 @@ def unsourced_platform_lifecycles(conn) -> list:
     return found
 
 
+def unexplained_upgrades(conn) -> list:
+    """(k) An upgrade without its basis, or one on the basis of a named replacement whose source is unknown
+    (docs/lifecycle.md#why)."""
+    found = []
+    for slug, platform, basis, sources_json in conn.execute(
+            "SELECT m.slug, l.platform, l.upgrade_basis, l.sources FROM platform_lifecycles l"
+            " JOIN models m ON m.id = l.model_id WHERE l.upgrade_id IS NOT NULL ORDER BY m.slug, l.platform"):
+        if basis is None:
+            found.append(f"{slug} [{platform}]: an upgrade with no basis")
+        elif basis == "replacement" and not (json.loads(sources_json) if sources_json else {}).get("successor"):
+            found.append(f"{slug} [{platform}]: a named replacement whose source is unknown")
+    return found
+
+
 def unsourced_lifecycle(conn, cur: Curation, directory) -> list:
     """Lifecycle values whose source is unknown, or curated without a URL comment above them."""
     problems = []

@@ -24,6 +24,7 @@ class Lifecycle:
     sunset_date: str | None = None
     successor_id: int | None = None
     upgrade_id: int | None = None
+    upgrade_basis: str | None = None   # why the upgrade (lifecycle/upgrade.py BASES)
     sources: dict = field(default_factory=dict)
     own_schedule: bool = False   # the days are the platform's own (metadata.platforms), not the model's
 
@@ -40,18 +41,21 @@ def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
         days = {k: entry.get(k) for k in DATES}
         status = entry.get("status") or derive(days, {}, on) or (own if working(own) else "active")
         successor = entry.get("successor_id")
-        if successor is None and platform != HUB_PLATFORM:
+        sources = {k: named.get(k, entry.get("source")) for k in (*DATES, "status", "successor") if entry.get(k)}
+        if successor is None and platform != HUB_PLATFORM:   # the provider's named replacement, with its source
             successor = member.successor_id
+            if successor is not None and own_sources.get("successor"):
+                sources["successor"] = own_sources["successor"]
         return Lifecycle(status, days["deprecation_date"], days["sunset_date"], successor, own_schedule=True,
-                         sources={k: named.get(k, entry.get("source")) for k in (*DATES, "status", "successor")
-                                  if entry.get(k)})
+                         sources=sources)
     if platform == HUB_PLATFORM:   # published weights: no host's retirement shuts them down
         return Lifecycle(own if working(own) else "active")
     if entry.get("listed") and not working(own):
         # The platform's own catalog lists the id today with no schedule of its own: it still serves the model
         # its provider retired (Bedrock keeps a model its maker's API shut down).
         return Lifecycle("active", successor_id=member.successor_id, own_schedule=True,
-                         sources={"status": named.get("listed", entry.get("source"))})
+                         sources={"status": named.get("listed", entry.get("source")),
+                                  **({"successor": own_sources["successor"]} if own_sources.get("successor") else {})})
     return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id, sources=own_sources)
 
 
@@ -108,7 +112,7 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
     touched = {}
     for mid, lc in mine.items():
         touched[mid] = set()
-        lc.upgrade_id = upgrade_in(official, mid, touched[mid])
+        lc.upgrade_id, lc.upgrade_basis = upgrade_in(official, mid, touched[mid])
         rows[(mid, OFFICIAL)] = lc
     # where a platform may offer its own best fit: the provider offers an upgrade, or does not retire the model at all
     offered = frozenset(mid for mid, lc in mine.items() if lc.upgrade_id is not None or official.working(mid))
@@ -129,7 +133,8 @@ def lifecycles(members: dict, family_successor: dict, on: str) -> dict:
                        and (v in view.preview) == (v in official.preview)
                        for v in reached) and not _lines(view, reached) & revived \
                 and (rows[(mid, OFFICIAL)].upgrade_id is not None or view.working(mid))   # else its own best fit
-            lc.upgrade_id = rows[(mid, OFFICIAL)].upgrade_id if same else upgrade_in(view, mid)
+            own = rows[(mid, OFFICIAL)]
+            lc.upgrade_id, lc.upgrade_basis = (own.upgrade_id, own.upgrade_basis) if same else upgrade_in(view, mid)
             rows[(mid, platform)] = lc
     return rows
 

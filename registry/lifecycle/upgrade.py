@@ -34,6 +34,12 @@ from .status import Member
 SCAN_LIMIT = 64
 MAX_STEPS = 32
 UNSERVED = "unserved"   # a view's status of a model the platform does not serve (never stored)
+# Why a step went where it went (the upgrade's basis is its first step's; docs/lifecycle.md#why):
+REPLACEMENT = "replacement"          # the provider (or the platform) named it: steps 1 and 4
+LINE = "line"                        # the newest working fit of the line: step 2
+SUCCESSOR_LINE = "successor-line"    # the newest working fit of the line the provider moved to: step 3
+PLATFORM = "platform"                # the platform's own best fit, where it serves no fit of the line: step 5
+BASES = (REPLACEMENT, LINE, SUCCESSOR_LINE, PLATFORM)
 
 
 @dataclass
@@ -157,8 +163,9 @@ class View:
         """Does the model still answer there (working, or deprecated before its shutdown)?"""
         return model_id is not None and self.status.get(model_id) in WORKING + ("deprecated",)
 
-    def step(self, position: int, touched: set | None = None) -> int | None:
-        """Where one step of the decision goes from a model, or None (docstring of this module).
+    def step(self, position: int, touched: set | None = None) -> tuple[int, str] | None:
+        """Where one step of the decision goes from a model and why (one of BASES), or None (docstring of this
+        module).
 
         touched: when given, receives the replacement links the step walked past."""
         here = self.members[position]
@@ -170,7 +177,7 @@ class View:
                 touched.update(links)
             first_working = next((link for link in links if self.working(link)), None)
             if first_working is not None:
-                return first_working
+                return first_working, REPLACEMENT
             end = self.members[links[-1]] if links else None
             still_answers = next((link for link in links if self.callable(link)), None)
         anchors = ([end] if end is not None else []) + [here]
@@ -178,37 +185,48 @@ class View:
         previews = not working or position in self.preview
         for anchor in anchors:
             found = self.newest_fit(anchor.family_id, anchor, FIT_RULES, previews)
-            if found is not None:
-                return found
+            if found is not None:   # the line of the replacement's chain is still the provider's word
+                return found, REPLACEMENT if anchor is end else LINE
         if working:
             return None
         for anchor in anchors:
             for line in self.successor_lines(anchor.family_id):
                 found = self.newest_fit(line, anchor, LINE_RULES)
                 if found is not None:
-                    return found
+                    return found, SUCCESSOR_LINE
         if still_answers is None:
-            return self.platform_fit(here)
-        return still_answers
+            found = self.platform_fit(here)
+            return (found, PLATFORM) if found is not None else None
+        return still_answers, REPLACEMENT
 
 
-def path(view: View, model_id: int, touched: set | None = None) -> list[int]:
-    """The models the decision's steps visit from a model, in order (the model itself first).
+def steps(view: View, model_id: int, touched: set | None = None) -> list[tuple[int, str | None]]:
+    """The models the decision's steps visit from a model, in order, each with why the step went there (the
+    model itself first, with None).
 
     touched: when given, receives every model the steps reached, replacement links walked past included."""
-    visited = [model_id]
+    visited = [(model_id, None)]
     if view.status.get(model_id) != "latest":
         for _ in range(MAX_STEPS):
-            following = view.step(visited[-1], touched)
-            if following is None or following in visited:
+            following = view.step(visited[-1][0], touched)
+            if following is None or following[0] in {v for v, _ in visited}:
                 break
             visited.append(following)
     if touched is not None:
-        touched.update(visited)
+        touched.update(v for v, _ in visited)
     return visited
 
 
-def upgrade_in(view: View, model_id: int, touched: set | None = None) -> int | None:
-    """The upgrade of a model in a platform's view: final and forward, or None."""
-    position = path(view, model_id, touched)[-1]
-    return position if position != model_id and view.callable(position) else None
+def path(view: View, model_id: int, touched: set | None = None) -> list[int]:
+    """The models the decision's steps visit from a model, in order (the model itself first)."""
+    return [v for v, _ in steps(view, model_id, touched)]
+
+
+def upgrade_in(view: View, model_id: int, touched: set | None = None) -> tuple[int | None, str | None]:
+    """The upgrade of a model in a platform's view (final and forward, or None) and its basis: why the first step
+    moved (one of BASES)."""
+    visited = steps(view, model_id, touched)
+    position = visited[-1][0]
+    if position == model_id or not view.callable(position):
+        return None, None
+    return position, visited[1][1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from ..fields import OFFICIAL
 from ..queries import catalog, schedule
 from .. import lifecycle
 from ..lifecycle import days_left
@@ -71,7 +72,7 @@ def upgrade(db, path: str, model: str) -> dict:
             raise ValueError(f"No model matches '{model}'.")
         row = found.model
     target = upgrade_for(db, row)
-    answer = upgrade_answer(row, target)
+    answer = upgrade_answer(row, target, catalog.platform_lifecycle(db, row["id"], OFFICIAL) if target else None)
     answer["current"]["shutdown"] = _when(row["sunset_date"])
     if target is not None:
         answer["upgrade"]["shutdown"] = _when(target["sunset_date"])

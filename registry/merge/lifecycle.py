@@ -17,8 +17,8 @@ from .priority import pick
 
 SIGNALS = ("deprecated", "retired", "status")
 HUB_PAGE = "https://huggingface.co/"
-_PLATFORM_COLUMNS = ("status", "deprecation_date", "sunset_date", "successor_id", "upgrade_id", "own_schedule",
-                     "sources")
+_PLATFORM_COLUMNS = ("status", "deprecation_date", "sunset_date", "successor_id", "upgrade_id", "upgrade_basis",
+                     "own_schedule", "sources")
 
 
 def signals_of(facts: dict) -> dict:
@@ -126,7 +126,8 @@ def days_crossed(conn, after: str, until: str) -> bool:
 def _write_platform_rows(conn, decided: dict) -> bool:
     """Upsert the platform_lifecycles rows that differ, delete those no longer decided; True if any did."""
     wanted = {key: (lc.status, lc.deprecation_date, lc.sunset_date, lc.successor_id, lc.upgrade_id,
-                    int(lc.own_schedule), json.dumps(lc.sources, sort_keys=True) if lc.sources else None)
+                    lc.upgrade_basis, int(lc.own_schedule),
+                    json.dumps(lc.sources, sort_keys=True) if lc.sources else None)
               for key, lc in decided.items()}
     current = {(r[0], r[1]): tuple(r[2:]) for r in conn.execute(
         f"SELECT model_id, platform, {', '.join(_PLATFORM_COLUMNS)} FROM platform_lifecycles")}

@@ -3,7 +3,7 @@ from ..queries import catalog, changes, model_list, schedule
 from ..web import params
 from ..web.params import get_or_404
 from ..web.connection import get_db
-from ..fields import RETIRING
+from ..fields import OFFICIAL, RETIRING
 from ..lifecycle import days_left, today
 from ..resolve.upgrade import upgrade_for
 from . import page, present, render, timeline
@@ -23,7 +23,8 @@ def model(slug):
     nearby = timeline.around(family_rows, slug, upgrade["slug"] if upgrade else None)
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
-                  why=present.explain_upgrade(row, upgrade, successor), points_to=catalog.points_to(db, row),
+                  why=present.explain_upgrade(row, upgrade, catalog.platform_lifecycle(db, row["id"], OFFICIAL)),
+                  points_to=catalog.points_to(db, row),
                   successor=successor, provenance=present.provenance(row),
                   changes=present.changes(changes.recent_changes(db, model_id=row["id"], limit=CHANGES)),
                   days_left=days_left(row["sunset_date"], today()),

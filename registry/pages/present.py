@@ -6,6 +6,7 @@ groups them for a person and names where each fact came from.
 """
 
 from ..queries import catalog
+from ..queries.basis import BASIS_TEXT, why
 from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
 from ..lifecycle import days_left
 from ..resolve.index import AliasRow
@@ -41,18 +42,35 @@ def platform_ids(db, row) -> list:
     return shown
 
 
-def explain_upgrade(row, upgrade, successor) -> str:
-    """Why the upgrade is what it is, in a sentence's tail (docs/lifecycle.md#the-upgrade)."""
-    if upgrade is None:
+def explain_upgrade(row, upgrade, lifecycle) -> str:
+    """Why the upgrade is what it is, in a sentence's tail: the API's answer (resolve.answers.why) in words
+    (docs/lifecycle.md#why)."""
+    if upgrade is None or lifecycle is None:
         return ""
-    if successor is not None and successor["slug"] == upgrade["slug"]:
-        return f", the replacement {row['provider_name']} named"
-    if successor is not None:
-        return (f": {row['provider_name']} named {successor['display_name']} as the replacement, and this is where"
-                " that line goes on (its newest working release of the same kind and tier)")
-    if upgrade["family_slug"] != row["family_slug"]:
-        return f", the newest working release of {upgrade['family_name']}, the line {row['provider_name']} names next"
-    return ", the newest working release of its family of the same kind, tier and size"
+    told = why(row, upgrade, lifecycle)
+    reason = BASIS_TEXT.get(told["basis"])
+    if reason is None:
+        return ""
+    named = told["named_by"]
+    said = f": {reason}" + (f" (source: {named['source']})" if named else "")
+    changed = [f"{CHANGE_WORDS.get(what, what)} {_shown(c['from'])} to {_shown(c['to'])}"
+               for what, c in told["changes"].items()]
+    return said + (f"; it changes {', '.join(changed)}" if changed else "")
+
+
+CHANGE_WORDS = {"model_type": "the kind of model from", "tier": "the tier from", "input_modalities": "its input from",
+                "output_modalities": "its output from", "input_context_window": "its context from",
+                "open_weights": "open weights from"}
+
+
+def _shown(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "+".join(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
 
 
 def upgrade_ids(db, row, upgrade) -> list:

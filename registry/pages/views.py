@@ -58,7 +58,8 @@ def resolve():
     if q is not None:
         found = resolve_identifier(get_db(), *request_snapshot(), q)
     # An id nothing matches is a 404 for a person too, with the form to try another.
-    return render("resolve", http_status=404 if q and found is None else 200, q=q, found=found)
+    why = present.explain_upgrade(found.model, found.upgrade, found.lifecycle) if found is not None else ""
+    return render("resolve", http_status=404 if q and found is None else 200, q=q, found=found, why=why)
 
 
 @bp.get("/llms.txt")

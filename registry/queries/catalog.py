@@ -1,7 +1,7 @@
 """The catalog's read queries (providers, families, models): one function per question, returning plain dicts."""
 import json
 
-from . import packed
+from . import basis, packed
 from .capabilities import capability_set
 from .where import Where
 from .model_list import FROM_MODELS, model_summary
@@ -171,7 +171,7 @@ def _pointer(metadata: dict, target) -> dict | None:
 # A platform lifecycle row, with the names of the successor it names and of the upgrade decided there.
 PLATFORM_COLUMNS = packed.Columns({
     **{c: "l." + c for c in ("model_id", "platform", "status", "deprecation_date", "sunset_date", "successor_id",
-                             "upgrade_id", "own_schedule", "sources")},
+                             "upgrade_id", "upgrade_basis", "own_schedule", "sources")},
     "successor_slug": "s.slug", "successor_name": "s.display_name",
     "upgrade_slug": "u.slug", "upgrade_name": "u.display_name", "upgrade_status": "u.status",
 })
@@ -225,7 +225,8 @@ def platform_dict(row) -> dict:
         "deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"],
         "successor": {"slug": row["successor_slug"], "display_name": row["successor_name"]}
         if row["successor_slug"] else None,
-        "upgrade": {"slug": row["upgrade_slug"], "display_name": row["upgrade_name"], "status": row["upgrade_status"]}
+        "upgrade": {"slug": row["upgrade_slug"], "display_name": row["upgrade_name"], "status": row["upgrade_status"],
+                    "basis": row["upgrade_basis"], "named_by": basis.named_by(row)}
         if row["upgrade_slug"] else None,
         "own_schedule": bool(row["own_schedule"]),
         "sources": sources,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..lifecycle import is_preview
 from ..queries import catalog
+from ..queries.basis import why
 from . import Resolution
 
 
@@ -16,7 +17,7 @@ def resolve_answer(found: Resolution) -> dict:
         "matched_alias": {"alias": found.match.row.alias, "source": found.match.row.source},
         "confidence": found.match.confidence,
         "is_latest": found.status == "latest",
-        "upgrade": None if upgrade is None else _model(upgrade),
+        "upgrade": None if upgrade is None else {**_model(upgrade), "why": why(row, upgrade, found.lifecycle)},
         "upgrade_alias": {"alias": chosen.alias, "source": chosen.source, "written": found.how.around(chosen.alias),
                           "listed": bool(chosen.listed)} if chosen else None,
         "upgrade_alias_kept": None if upgrade is None else bool(kept and kept.kept),
@@ -32,15 +33,18 @@ def _model(row) -> dict:
             "preview": is_preview(row["slug"], catalog.metadata_of(row).get("preview"))}
 
 
-def upgrade_answer(row, upgrade) -> dict:
-    """What GET /models/{slug}/upgrade answers for a model row and its upgrade row (or None)."""
+def upgrade_answer(row, upgrade, lifecycle=None) -> dict:
+    """What GET /models/{slug}/upgrade answers for a model row and its upgrade row (or None); lifecycle: the
+    platform lifecycle row the upgrade was read from (its basis)."""
     return {
         "current": {"slug": row["slug"], "display_name": row["display_name"], "status": row["status"]},
         "upgrade": None if upgrade is None else {
             "slug": upgrade["slug"], "display_name": upgrade["display_name"], "status": upgrade["status"],
-            "release_date": upgrade["release_date"]},
+            "release_date": upgrade["release_date"],
+            **({"why": why(row, upgrade, lifecycle)} if lifecycle is not None else {})},
         "is_latest": row["status"] == "latest",
     }
+
 
 
 def shutdown_of(model, platform=None) -> str | None:
