@@ -11,6 +11,14 @@ from registry.web.connection import close_thread_connections
 from helpers import DATA, TODAY, build_db
 
 
+@pytest.fixture(scope="module")
+def module_db(tmp_path_factory):
+    """A registry of the fixture curation, one per test module (its tests may write to it)."""
+    path = tmp_path_factory.mktemp("module-db") / "registry.db"
+    build_db(path, DATA / "curation")
+    return path
+
+
 @pytest.fixture(autouse=True)
 def pinned_today(monkeypatch):
     """Lifecycle depends on today's date: pin it so the fixture's statuses are stable."""

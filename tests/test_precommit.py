@@ -10,17 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, TODAY, build_db
+from helpers import TODAY
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("hook-db") / "registry.db"
-    build_db(path, DATA / "curation")
-    return path
+def db_path(module_db):
+    return module_db
 
 
 @pytest.mark.parametrize("content, code, shown", [

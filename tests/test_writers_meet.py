@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from helpers import DATA, build_db
 from servers import registry_command, server_env
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -25,10 +24,8 @@ HOLD = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("meet") / "registry.db"
-    build_db(path, DATA / "curation")
-    return path
+def db_path(module_db):
+    return module_db
 
 
 @pytest.mark.parametrize("hold_seconds, wait_ms, ends, says", [
