@@ -40,6 +40,7 @@ def decide(models: list, successor_lines: dict | None = None, on: str = TODAY):
     return out
 
 
+VISION = frozenset({"text", "image"})
 ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", successor="acme-chat-3"),
         m("acme-chat-3", "acme-chat", "2025-01-01"),
         m("acme-chat-4", "acme-chat", "2026-01-01")]
@@ -78,6 +79,11 @@ ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", su
     # a named replacement of another kind ends the chain (an embedding model is no chat model's upgrade)
     ([m("acme-chat-1", "acme-chat", "2024-01-01", sunset_date="2025-01-01", successor="acme-embed-1"),
       m("acme-embed-1", "acme-embed", "2025-01-01", model_type="embedding")], None, {"acme-chat-1": ("sunset", None)}),
+    # a vision model moves to the newest line-mate that still reads images, past a newer text-only one
+    ([m("acme-vl-1", "acme-chat", "2024-01-01", sunset_date="2025-01-01", input_modalities=VISION),
+      m("acme-vl-2", "acme-chat", "2025-01-01", input_modalities=VISION),
+      m("acme-3", "acme-chat", "2026-01-01", input_modalities=frozenset({"text"}))], None,
+     {"acme-vl-1": ("sunset", "acme-vl-2")}),
     # open weights never move to a smaller size class
     ([m("llama-70b", "llama", "2024-01-01", sunset_date="2025-01-01", parameter_count=70 * 10**9),
       m("llama-8b", "llama", "2025-01-01", parameter_count=8 * 10**9)], None, {"llama-70b": ("sunset", None)}),
@@ -163,6 +169,16 @@ def test_open_weights_stay_working_on_the_hub_when_the_providers_api_retires_the
      m("gpt-4o-2024-11-20", "acme-chat", "2024-11-20", pinned=True, key="gpt-4o-20241120"), "not_own_snapshot"),
     (m("claude-sonnet-4-5-20250929", "sonnet", "2025-09-29", pinned=True),
      m("claude-sonnet-5", "sonnet", "2026-06-30"), None),
+    # a vision model is not sent to a text-only one (issue 45); where a source states both
+    (m("acme-vl-1", "acme-chat", "2025-01-01", input_modalities=frozenset({"text", "image"})),
+     m("acme-2", "acme-chat", "2026-01-01", input_modalities=frozenset({"text"})), "keeps_modalities"),
+    (m("acme-vl-1", "acme-chat", "2025-01-01", input_modalities=frozenset({"text", "image"})),
+     m("acme-2", "acme-chat", "2026-01-01", input_modalities=frozenset({"text", "image", "audio"})), None),
+    (m("acme-vl-1", "acme-chat", "2025-01-01", input_modalities=frozenset({"text", "image"})),
+     m("acme-2", "acme-chat", "2026-01-01"), None),                              # unknown: no claim either way
+    (m("acme-tts-1", "acme-tts", "2025-01-01", model_type="audio_generation", output_modalities=frozenset({"audio"})),
+     m("acme-tts-2", "acme-tts", "2026-01-01", model_type="audio_generation", output_modalities=frozenset({"text"})),
+     "keeps_modalities"),
 ])
 def test_fit_rules(current, upgrade, broken):
     a = rules.Member(id=1, slug=current["slug"], family_id=1, **{k: v for k, v in current.items()

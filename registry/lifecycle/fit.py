@@ -98,6 +98,16 @@ def not_own_snapshot(current: Member, upgrade: Member) -> str | None:
     return None
 
 
+def keeps_modalities(current: Member, upgrade: Member) -> str | None:
+    """It reads and writes at least what the model it replaces does (a vision model is not sent to a text-only one),
+    where a source states both; a provider's named replacement may still change them (LINK_RULES)."""
+    for what, a, b in (("reads", current.input_modalities, upgrade.input_modalities),
+                       ("writes", current.output_modalities, upgrade.output_modalities)):
+        if a is not None and b is not None and not a <= b:
+            return f"{what} less ({'+'.join(sorted(a - b))} lost)"
+    return None
+
+
 def dated(current: Member, upgrade: Member) -> str | None:
     """The upgrade has a release date (stands in for released_after when the model being retired
     has none: no day says which is newer, and a working line-mate is where its users go)."""
@@ -105,8 +115,8 @@ def dated(current: Member, upgrade: Member) -> str | None:
 
 
 # Cheapest first: fits() stops at the first broken rule.
-FIT_RULES = (strictly_same_type, released_after, same_tier, not_smaller, not_own_snapshot)
-LINE_RULES = (same_kind, released_after, not_smaller, not_own_snapshot)
+FIT_RULES = (strictly_same_type, released_after, same_tier, not_smaller, not_own_snapshot, keeps_modalities)
+LINE_RULES = (same_kind, released_after, not_smaller, not_own_snapshot, keeps_modalities)
 LINK_RULES = (same_kind,)
 
 

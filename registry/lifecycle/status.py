@@ -61,6 +61,9 @@ class Member:
     pinned: bool = False
     preview: bool = False   # the provider calls it a preview or experimental release (lifecycle.is_preview)
     provider_id: int | None = None   # whose model it is: a platform's own best fit is among the same provider's
+    # what it reads and writes (its capabilities), None where no source says: a fit keeps them (fit.py)
+    input_modalities: frozenset | None = None
+    output_modalities: frozenset | None = None
 
     def dates(self) -> dict:
         """The model's own lifecycle days."""

@@ -49,13 +49,17 @@ def _served(metadata: dict, canonical_url: str | None, sources: set, open_weight
     return frozenset(sources | set(metadata.get("platforms") or ()) | ({HUB_PLATFORM} if on_hub else set()))
 
 
+def _modalities(value) -> frozenset | None:
+    return frozenset(value) if isinstance(value, list) and value else None
+
+
 def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
     """(id -> Member, family id -> successor family id, id -> model row) of every model."""
     flags = _load_signals(conn) if signals is None else signals
     rows = {r["id"]: r for r in conn.execute(
         "SELECT m.id, m.slug, m.family_id, m.status, m.model_type, m.release_date, m.deprecation_date,"
-        " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, f.is_open_source,"
-        " f.provider_id FROM models m JOIN families f ON f.id = m.family_id")}
+        " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, m.capabilities,"
+        " f.is_open_source, f.provider_id FROM models m JOIN families f ON f.id = m.family_id")}
     ids = {r["slug"]: mid for mid, r in rows.items()}
     sources: dict = {}
     for model_id, source in conn.execute("SELECT DISTINCT model_id, source FROM aliases"):
@@ -68,6 +72,7 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
         for platform, entry in (metadata.get("platforms") or {}).items():
             schedules[platform] = {**entry, "successor_id": ids.get(entry.get("successor"))}
         key = normalize(r["slug"])
+        reads = json.loads(r["capabilities"]) if r["capabilities"] else {}
         members[mid] = rules.Member(
             id=mid, slug=r["slug"], family_id=r["family_id"], model_type=r["model_type"],
             release_date=r["release_date"], deprecation_date=r["deprecation_date"], sunset_date=r["sunset_date"],
@@ -76,7 +81,9 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
             schedules=schedules, sources={**provenance, "points_to": provenance.get("points_to")},
             served=_served(metadata, r["canonical_url"], sources.get(mid, set()), bool(r["is_open_source"])),
             removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)),
-            preview=rules.is_preview(r["slug"], metadata.get("preview")), provider_id=r["provider_id"])
+            preview=rules.is_preview(r["slug"], metadata.get("preview")), provider_id=r["provider_id"],
+            input_modalities=_modalities(reads.get("input_modalities")),
+            output_modalities=_modalities(reads.get("output_modalities")))
     family_successor = {fid: succ for fid, succ in conn.execute(
         "SELECT id, successor_id FROM families WHERE successor_id IS NOT NULL")}
     return members, family_successor, rows
