@@ -118,7 +118,8 @@ def test_equal_scores_ordered_by_status_then_newest_release(client, app, q):
 
 @pytest.mark.parametrize("q, order", [
     # names of similar relevance: working (active, latest) before deprecated before sunset (issue 29)
-    ("claude", ["claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929", "claude-3-5-sonnet-20241022",
+    # and of one line's working models, its latest first, then the newer (issue 45: not the shortest name)
+    ("claude", ["claude-sonnet-4-5-20250929", "claude-sonnet-4-20250514", "claude-3-5-sonnet-20241022",
                 "claude-3-haiku-20240307", "claude-3-sonnet-20240229", "claude-instant-1-2"]),
     # equal scores and status: the dated release before the undated one
     ("llama 3.1", ["llama-3.1-8b-instruct", "llama-3.1-70b-instruct", "llama-3.1-405b-instruct"]),

@@ -162,8 +162,8 @@ def slugs(client, q, **params):
 # The fixture registry (tests/data/curation) on its pinned day: Claude Sonnet 4 and 4.5 work, 3.5 is
 # deprecated, 3 Haiku, 3 Sonnet and Instant are shut down; Llama 3.1 is open weights.
 @pytest.mark.parametrize("q, first", [
-    ("claude", "claude-sonnet-4-20250514"),                  # working before retired, whatever the length
-    ("claude sonnet", {"claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929"}),   # either working Sonnet
+    ("claude", "claude-sonnet-4-5-20250929"),                # working before retired; of one line, its latest
+    ("claude sonnet", "claude-sonnet-4-5-20250929"),         # the line's latest, not its shortest name (issue 45)
     ("latest claude", "claude-sonnet-4-5-20250929"),         # recency: the newest working one
     ("newest anthropic model", "claude-sonnet-4-5-20250929"),
     ("cluade sonet", {"claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929"}),   # two typos, corrected

@@ -202,7 +202,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     for model_id, (score, row) in named.items():
         if score > best.get(model_id, (0.0,))[0]:
             best[model_id] = (score, row)
-    scored = [(round(value, 4), row) for value, row in best.values()]
+    scored = _lines_as_one([(round(value, 4), row) for value, row in best.values()])
     long_context = bool(query.plan.of(intent.CONTEXT))
     # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
     scored.sort(key=lambda item: item[1]["slug"])
@@ -211,6 +211,19 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
         scored.sort(key=lambda item: item[1]["input_context_window"] or 0, reverse=True)
     scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER))))
     return scored
+
+
+def _lines_as_one(scored: list) -> list:
+    """Among the working models whose names q starts (match 4), one line ranks as one: each takes the best such
+    score of its family, so status and the newest release order them ("claude sonnet": Claude Sonnet 5.5, the
+    line's latest, before Claude Sonnet 5, whose shorter name q covers more)."""
+    def typing(score, row):
+        return SQUASHED_PREFIX[0] <= score <= LITERAL_PREFIX[1] and row["status"] in WORKING
+    best = {}
+    for score, row in scored:
+        if typing(score, row):
+            best[row["family_slug"]] = max(best.get(row["family_slug"], 0.0), score)
+    return [(best[row["family_slug"]] if typing(score, row) else score, row) for score, row in scored]
 
 
 def _line_word(query: _Query) -> str | None:
