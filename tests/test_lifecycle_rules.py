@@ -79,6 +79,12 @@ ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", su
     # a named replacement of another kind ends the chain (an embedding model is no chat model's upgrade)
     ([m("acme-chat-1", "acme-chat", "2024-01-01", sunset_date="2025-01-01", successor="acme-embed-1"),
       m("acme-embed-1", "acme-embed", "2025-01-01", model_type="embedding")], None, {"acme-chat-1": ("sunset", None)}),
+    # an undated model goes to no lower version of its line (issue 45: Rerank v5.0 Fast to v4.0 Fast); a date
+    # stamp is no version number to compare
+    ([m("rerank-v5.0-fast", "acme-chat", None, sunset_date="2025-01-01", version="5.0"),
+      m("rerank-v4.0-fast", "acme-chat", "2025-12-11", version="4.0")], None, {"rerank-v5.0-fast": ("sunset", None)}),
+    ([m("acme-1-exp-0827", "acme-chat", None, sunset_date="2025-01-01", version="0827"),
+      m("acme-3", "acme-chat", "2025-12-11", version="3")], None, {"acme-1-exp-0827": ("sunset", "acme-3")}),
     # a vision model moves to the newest line-mate that still reads images, past a newer text-only one
     ([m("acme-vl-1", "acme-chat", "2024-01-01", sunset_date="2025-01-01", input_modalities=VISION),
       m("acme-vl-2", "acme-chat", "2025-01-01", input_modalities=VISION),

@@ -109,9 +109,23 @@ def keeps_modalities(current: Member, upgrade: Member) -> str | None:
 
 
 def dated(current: Member, upgrade: Member) -> str | None:
-    """The upgrade has a release date (stands in for released_after when the model being retired
-    has none: no day says which is newer, and a working line-mate is where its users go)."""
-    return None if upgrade.release_date else "release date unknown"
+    """The upgrade has a release date, and no lower version number where both are numbers (stands in for
+    released_after when the model has no day: no day says which is newer, but Rerank v4.0 is no upgrade of an
+    undated v5.0)."""
+    if not upgrade.release_date:
+        return "release date unknown"
+    a, b = _number(current.version), _number(upgrade.version)
+    if a is not None and b is not None and b < a:
+        return f"a lower version ({upgrade.version} < {current.version})"
+    return None
+
+
+_VERSION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})?")   # "5.0", "2", "3.5"; not a stamp such as "0827", "2411"
+
+
+def _number(version: str | None) -> float | None:
+    """A version that is a plain number ("5.0", "2"), else None (a date stamp, a word)."""
+    return float(version) if version and _VERSION_NUMBER.fullmatch(version) else None
 
 
 # Cheapest first: fits() stops at the first broken rule.

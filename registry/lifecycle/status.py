@@ -62,6 +62,7 @@ class Member:
     preview: bool = False   # the provider calls it a preview or experimental release (lifecycle.is_preview)
     provider_id: int | None = None   # whose model it is: a platform's own best fit is among the same provider's
     # what it reads and writes (its capabilities), None where no source says: a fit keeps them (fit.py)
+    version: str | None = None   # the model's number ("5.0") or date stamp, as curated or listed
     input_modalities: frozenset | None = None
     output_modalities: frozenset | None = None
 

@@ -57,7 +57,7 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
     """(id -> Member, family id -> successor family id, id -> model row) of every model."""
     flags = _load_signals(conn) if signals is None else signals
     rows = {r["id"]: r for r in conn.execute(
-        "SELECT m.id, m.slug, m.family_id, m.status, m.model_type, m.release_date, m.deprecation_date,"
+        "SELECT m.id, m.slug, m.family_id, m.status, m.model_type, m.version, m.release_date, m.deprecation_date,"
         " m.sunset_date, m.parameter_count, m.successor_id, m.canonical_url, m.metadata, m.capabilities,"
         " f.is_open_source, f.provider_id FROM models m JOIN families f ON f.id = m.family_id")}
     ids = {r["slug"]: mid for mid, r in rows.items()}
@@ -82,7 +82,7 @@ def load_members(conn, signals: dict | None = None) -> tuple[dict, dict, dict]:
             served=_served(metadata, r["canonical_url"], sources.get(mid, set()), bool(r["is_open_source"])),
             removed=REMOVED in metadata, open_weights=bool(r["is_open_source"]), key=key, pinned=bool(pins(key)),
             preview=rules.is_preview(r["slug"], metadata.get("preview")), provider_id=r["provider_id"],
-            input_modalities=_modalities(reads.get("input_modalities")),
+            version=r["version"], input_modalities=_modalities(reads.get("input_modalities")),
             output_modalities=_modalities(reads.get("output_modalities")))
     family_successor = {fid: succ for fid, succ in conn.execute(
         "SELECT id, successor_id FROM families WHERE successor_id IS NOT NULL")}
