@@ -153,3 +153,12 @@ def test_every_upgrade_says_why(client, q, upgrade, basis, named_by, changed):
     assert body["platform_lifecycle"]["upgrade"]["basis"] == basis
     assert (why["named_by"] or {}).get("source") == named_by
     assert changed <= set(why["changes"]) and not set(why["keeps"]) & set(why["changes"])
+
+
+@pytest.mark.parametrize("q, slug", [
+    ("gpt4o", "gpt-4o"),    # no date pin: the floating id, as `gpt-4o` is (issue 45), not its newest snapshot
+    ("gpt4", "gpt-4"),
+    ("gpt-4o-2024-11-20", "gpt-4o-2024-11-20"),   # a pin names its snapshot
+])
+def test_an_id_without_a_date_names_the_floating_id(client, q, slug):
+    assert resolve(client, q)["matched_model"]["slug"] == slug

@@ -82,11 +82,14 @@ class AliasIndex:
         i = self.table.find(n)
         return [] if i < 0 else [r for r in self.table.rows_of(i) if self.table.alias(r) == q]
 
-    def _loose_rows(self, lk: str, want: set) -> list[int]:
-        """Rows whose normalized alias has loose key lk and every pin in want."""
+    def _loose_rows(self, lk: str, want: set, unpinned: bool = False) -> list[int]:
+        """Rows whose normalized alias has loose key lk and every pin in want; unpinned: only those with no pin,
+        where there are such."""
         keys = self.table.keys
-        return [r for i in self.loose.get(lk) if loose_key(keys[i]) == lk and want <= set(pins(keys[i]))
-                for r in self.table.rows_of(i)]
+        found = [i for i in self.loose.get(lk) if loose_key(keys[i]) == lk and want <= set(pins(keys[i]))]
+        if unpinned:
+            found = [i for i in found if not pins(keys[i])] or found
+        return [r for i in found for r in self.table.rows_of(i)]
 
     def _rows(self, forms: Iterable[int]) -> list[int]:
         return [r for i in forms for r in self.table.rows_of(i)]
@@ -126,7 +129,8 @@ class AliasIndex:
         want = set(pins(n))
         loose = self._loose_rows(lk, want)
         if not loose and guess == "cloud-b" and drop_revision(lk) != lk:
-            loose = self._loose_rows(drop_revision(lk), want)
+            lk = drop_revision(lk)
+            loose = self._loose_rows(lk, want)
         if i >= 0:
             row = self._best(table.rows_of(i), guess)
             # keep the query's format: an alias of the guessed source *of the same model*
@@ -137,7 +141,8 @@ class AliasIndex:
                 row = self._best(same, guess) if same else row
             return row, "normalized"
         if loose:
-            return self._best(loose, guess), "normalized"
+            # A query with no date pin names the floating id, not one of its snapshots ('gpt4o' is gpt-4o).
+            return self._best(self._loose_rows(lk, want, unpinned=True) if not want else loose, guess), "normalized"
         forms = self._rows(self.forms.lookup(n))
         if not forms:
             # Ollama's 'deepseek-v3.1:671b': a size on a model named without one, which the
