@@ -217,7 +217,9 @@ def cloud_client(tmp_path, curation_dir):
 
 
 @pytest.mark.parametrize("path,shows", [
-    ("/index.md", "| [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) | Anthropic | latest"
+    # the status there, as the API answers for the Bedrock id (a scheduled shutdown is deprecated), not the model's
+    # own on Anthropic's API (issue 45: the badge said one thing beside another platform's countdown)
+    ("/index.md", "| [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) | Anthropic | deprecated"
                   " | Amazon Bedrock | 2026-12-31 |"),
     ("/deprecations.md", "| [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) | Anthropic"
                          " | Amazon Bedrock | 2026-12-31 |"),
@@ -337,3 +339,11 @@ def test_a_page_refuses_parameters_it_does_not_take_as_the_api_does(client, url,
 ])
 def test_a_page_says_why_the_upgrade_as_the_api_does(client, url, says):
     assert says in client.get(url).get_data(as_text=True)
+
+
+def test_the_home_pages_badge_says_what_the_api_says_for_that_platform(cloud_client):
+    bedrock = cloud_client.get("/api/v1/resolve", query_string={"q": "anthropic.claude-sonnet-4-5-20250929-v1:0"})
+    status = bedrock.get_json()["platform_lifecycle"]["status"]
+    row = next(line for line in cloud_client.get("/index.md").get_data(as_text=True).splitlines()
+               if "Amazon Bedrock" in line and "claude-sonnet-4-5-20250929" in line)
+    assert f"| {status} | Amazon Bedrock |" in row

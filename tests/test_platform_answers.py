@@ -162,3 +162,4 @@ def test_every_upgrade_says_why(client, q, upgrade, basis, named_by, changed):
 ])
 def test_an_id_without_a_date_names_the_floating_id(client, q, slug):
     assert resolve(client, q)["matched_model"]["slug"] == slug
+

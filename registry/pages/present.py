@@ -94,9 +94,13 @@ def upgrade_ids(db, row, upgrade) -> list:
 
 def shutdowns(own: list, clouds: list, today: str) -> list:
     """The models' own shutdowns (rows) and the clouds' (schedule.platform_shutdowns) as one list, soonest
-    first: [{model, where, day, days_left, url}]; `where` names the platform whose id stops working."""
-    merged = [{"model": m, "where": PLATFORM_NAMES[OFFICIAL], "day": m["sunset_date"], "url": None} for m in own]
-    merged += [{"model": c["model"], "where": PLATFORM_NAMES[c["source"]], "day": c["schedule"]["sunset_date"],
+    first: [{model, where, status, day, days_left, url}]; `where` names the platform whose id stops working and
+    `status` is the model's there, as the API answers for that platform's ids (a Bedrock row whose model its
+    provider already shut down is deprecated on Bedrock, not sunset)."""
+    merged = [{"model": m, "where": PLATFORM_NAMES[OFFICIAL], "status": m["status"], "day": m["sunset_date"],
+               "url": None} for m in own]
+    merged += [{"model": c["model"], "where": PLATFORM_NAMES[c["source"]],
+                "status": c["status"] or c["model"]["status"], "day": c["schedule"]["sunset_date"],
                 "url": c["schedule"].get("deprecation_url")} for c in clouds]
     merged.sort(key=lambda s: (s["day"], s["model"]["slug"], s["where"]))
     return [{**s, "days_left": days_left(s["day"], today)} for s in merged]

@@ -25,13 +25,16 @@ def retiring_models(db, status: str, provider: str | None, sort: str, limit: int
 
 def platform_shutdowns(db, first: str, last: str, provider: str | None = None, limit: int = 200) -> list:
     """Clouds' own shutdowns of their ids (metadata.platforms) in [first, last], soonest first:
-    [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}}]."""
+    [{"model": full row, "source": alias source, "schedule": {deprecation_date, sunset_date, ...}, "status": the
+    model's status on that platform (its platform lifecycle row; None before one is decided)}]."""
     where = Where().add("json_extract(cloud.value, '$.sunset_date') BETWEEN ? AND ?", first, last)
     where.equal("p.slug", provider)
-    sql = ("SELECT m.id, cloud.key, cloud.value FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
+    sql = ("SELECT m.id, cloud.key, cloud.value, (SELECT l.status FROM platform_lifecycles l WHERE l.model_id = m.id"
+           " AND l.platform = cloud.key) FROM models m, json_each(m.metadata, '$.platforms') AS cloud"
            + JOINS + where.sql() + " ORDER BY json_extract(cloud.value, '$.sunset_date'), m.slug, cloud.key LIMIT ?")
     found = db.execute(sql, where.args + [limit]).fetchall()
-    return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2])} for r in found]
+    return [{"model": model_row(db, model_id=r[0]), "source": r[1], "schedule": json.loads(r[2]), "status": r[3]}
+            for r in found]
 
 
 def shutdowns_between(db, first: str, last: str, provider: str | None = None) -> list:
