@@ -30,7 +30,7 @@ def db_path(module_db):
 
 @pytest.mark.parametrize("hold_seconds, wait_ms, ends, says", [
     (3, 20000, 0, "vendor-b-api: completed"),          # held for a normal run's while: waits, then runs
-    (8, 1000, 1, "another writer held the database longer than this one waits (1 s, REGISTRY_WRITE_WAIT_MS)"),
+    (4, 1000, 1, "another writer held the database longer than this one waits (1 s, REGISTRY_WRITE_WAIT_MS)"),
 ])
 def test_a_writer_that_meets_another_waits_its_turn_then_says_so(db_path, hold_seconds, wait_ms, ends, says):
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db_path), str(hold_seconds)], stdout=subprocess.PIPE,
