@@ -71,7 +71,8 @@ COMMANDS = [
     (["init-db"], "Initialized the database at ./registry.db"),
     (["curate", "--check"], "models"),
     (["curate"], "Curation applied"),
-    (["ingest", "--offline"], ""),
+    # one source: ingest runs from the file (every source's own run is tests/test_offline_cycle.py's)
+    (["ingest", "--offline", "--source", "vendor-b-api"], "vendor-b-api: completed"),
     (["init-db"], "Initialized"),           # again: nothing to migrate
 ]
 
