@@ -333,9 +333,9 @@ def test_a_page_refuses_parameters_it_does_not_take_as_the_api_does(client, url,
 
 @pytest.mark.parametrize("url, says", [
     # the API's why in words (issue 45): the basis, who named it, what the move changes
-    ("/models/claude-3-5-sonnet-20241022.md", "the provider named it as the replacement (source: curation)"),
-    ("/models/claude-sonnet-4-20250514.md", "the newest working model of the same line"),
-    ("/resolve.md?q=claude-3-5-sonnet-20241022", "the provider named it as the replacement (source: curation)"),
+    ("/models/claude-3-5-sonnet-20241022.md", "Why: the provider named it as the replacement (source: curation)"),
+    ("/models/claude-sonnet-4-20250514.md", "Why: the newest working model of the same line"),
+    ("/resolve.md?q=claude-3-5-sonnet-20241022", "Why: the provider named it as the replacement (source: curation)"),
 ])
 def test_a_page_says_why_the_upgrade_as_the_api_does(client, url, says):
     assert says in client.get(url).get_data(as_text=True)

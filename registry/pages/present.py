@@ -43,8 +43,8 @@ def platform_ids(db, row) -> list:
 
 
 def explain_upgrade(row, upgrade, lifecycle) -> str:
-    """Why the upgrade is what it is, in a sentence's tail: the API's answer (resolve.answers.why) in words
-    (docs/lifecycle.md#why)."""
+    """Why the upgrade is what it is, as a sentence ("Why: ..."): the API's answer (queries.basis.why) in words
+    (docs/lifecycle.md#why); "" where none is stored."""
     if upgrade is None or lifecycle is None:
         return ""
     told = why(row, upgrade, lifecycle)
@@ -52,10 +52,10 @@ def explain_upgrade(row, upgrade, lifecycle) -> str:
     if reason is None:
         return ""
     named = told["named_by"]
-    said = f": {reason}" + (f" (source: {named['source']})" if named else "")
+    said = f" Why: {reason}" + (f" (source: {named['source']})" if named else "")
     changed = [f"{CHANGE_WORDS.get(what, what)} {_shown(c['from'])} to {_shown(c['to'])}"
                for what, c in told["changes"].items()]
-    return said + (f"; it changes {', '.join(changed)}" if changed else "")
+    return said + (f"; it changes {', '.join(changed)}" if changed else "") + "."
 
 
 CHANGE_WORDS = {"model_type": "the kind of model from", "tier": "the tier from", "input_modalities": "its input from",
