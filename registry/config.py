@@ -36,11 +36,17 @@ def _positive(name: str, raw: str) -> int:
     return value
 
 
-def _port(name: str, raw: str) -> int:
-    value = _count(name, raw) if raw.strip().isdigit() else None
-    if value is None or not 1 <= value <= 65535:
-        raise _bad(name, raw, "a TCP port, 1 to 65535")
-    return value
+def _in_range(low: int, high: int, what: str) -> Callable:
+    """The parser of a whole number from low to high (a port, a prefix length)."""
+    def parse(name: str, raw: str) -> int:
+        if not raw.strip().isdigit() or not low <= int(raw.strip()) <= high:
+            raise _bad(name, raw, f"{what}, {low} to {high}")
+        return int(raw.strip())
+    return parse
+
+
+_port = _in_range(1, 65535, "a TCP port")
+_ipv6_prefix = _in_range(1, 128, "a prefix length")
 
 
 FLAG_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
@@ -54,13 +60,6 @@ def _flag(name: str, raw: str) -> bool:
     if word not in FLAG_WORDS:
         raise _bad(name, raw, "1, true, yes or on (0, false, no, off or unset: off)")
     return FLAG_WORDS[word]
-
-
-def _ipv6_prefix(name: str, raw: str) -> int:
-    value = _count(name, raw) if raw.strip().isdigit() else None
-    if value is None or not 1 <= value <= 128:
-        raise _bad(name, raw, "a prefix length, 1 to 128")
-    return value
 
 
 def _keys(name: str, raw: str) -> list:
@@ -97,10 +96,16 @@ def _rates(name: str, raw: str) -> str:
     return raw
 
 
+# limits' Redis-family schemes (redis, rediss, redis+unix, redis+sentinel, redis+cluster, valkey...), read here and
+# by registry/web/limit_storage.py, which gives them their timeouts.
+REDIS_SCHEMES = ("redis", "valkey")
+
+
 def _storage(name: str, raw: str) -> str:
     """Where the rate-limit counters live: memory:// or a Redis-family URI (registry/web/limit_storage.py)."""
     scheme = raw.partition("://")[0].lower()
-    if "://" not in raw or not (scheme == "memory" or scheme.split("+")[0] in ("redis", "rediss", "valkey", "valkeys")):
+    family = {s + tls for s in REDIS_SCHEMES for tls in ("", "s")}
+    if "://" not in raw or not (scheme == "memory" or scheme.split("+")[0] in family):
         raise _bad(name, raw, "memory:// or a Redis URI such as redis://host:6379")
     return raw
 
@@ -244,6 +249,7 @@ def from_environment(env=None) -> dict:
 def problems(env=None) -> list[str]:
     """One line per setting the environment gives a value it cannot take (empty: every setting is good)."""
     from .fields import SOURCE_URLS
+    from .url_policy import problem
     env = os.environ if env is None else env
     found = []
     for s in SETTINGS:
@@ -251,10 +257,10 @@ def problems(env=None) -> list[str]:
             s.read(env)
         except ValueError as error:
             found.append(str(error))
-    for source in SOURCE_URLS:   # a source's base URL override: http(s) only, like every URL it reads
+    for source in SOURCE_URLS:   # a source's base URL override: the one URL policy, like every URL it reads
         raw = env.get(source_url_variable(source), "")
-        if raw and not raw.lower().startswith(("http://", "https://")):
-            found.append(str(_bad(source_url_variable(source), raw, "an http:// or https:// URL")))
+        if raw and problem(raw):
+            found.append(str(_bad(source_url_variable(source), raw, f"an http:// or https:// URL ({problem(raw)})")))
     return found
 
 

@@ -49,6 +49,11 @@ def identifier(value) -> str:
     return _id(value)
 
 
+def day(value) -> str:
+    """value when it is a day the ingest would store (YYYY-MM-DD, in DATE_WINDOW), else Refused."""
+    return _date(value)
+
+
 def display_name(value) -> str:
     """value as a name the ingest would store (one line, no control characters), else Refused."""
     return _name(value)

@@ -78,10 +78,9 @@ def _resolves(message) -> int:
     total = 0
     for call in calls:
         params = call.get("params") if isinstance(call, dict) and call.get("method") == "tools/call" else None
-        if isinstance(params, dict) and params.get("name") == "check":
-            identifiers = (params.get("arguments") or {}).get("identifiers") if isinstance(
-                params.get("arguments"), dict) else None
-            total += min(len(identifiers), MAX_IDENTIFIERS) if isinstance(identifiers, list) else 0
+        arguments = params.get("arguments") if isinstance(params, dict) and params.get("name") == "check" else None
+        identifiers = arguments.get("identifiers") if isinstance(arguments, dict) else None
+        total += min(len(identifiers), MAX_IDENTIFIERS) if isinstance(identifiers, list) else 0
     return max(1, total)
 
 

@@ -46,7 +46,6 @@ def upgrade_answer(row, upgrade, lifecycle=None) -> dict:
     }
 
 
-
 def shutdown_of(model, platform=None) -> str | None:
     """The shutdown day that applies to an id: its platform's lifecycle (a row or its dict), else the
     model's sunset_date."""

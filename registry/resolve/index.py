@@ -142,7 +142,7 @@ class AliasIndex:
             return row, "normalized"
         if loose:
             # A query with no date pin names the floating id, not one of its snapshots ('gpt4o' is gpt-4o).
-            return self._best(self._loose_rows(lk, want, unpinned=True) if not want else loose, guess), "normalized"
+            return self._best(loose if want else self._loose_rows(lk, want, unpinned=True), guess), "normalized"
         forms = self._rows(self.forms.lookup(n))
         if not forms:
             # Ollama's 'deepseek-v3.1:671b': a size on a model named without one, which the

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 from ..fields import STATUSES
 from ..ingest.validate import Refused, display_name, identifier
+from ..ingest.validate import day as stored_day
 
 __all__ = ["Refused", "identifier", "day", "trusted"]
 MAX_NOTE = 500   # characters of an upgrade note shown beside a finding
 
 
 def day(value) -> str | None:
-    """An ISO day, or None (absent); anything else is Refused."""
-    if value is None:
-        return None
-    if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-" \
-            and value.replace("-", "").isdigit():
-        return value
-    raise Refused("is not an ISO day")
+    """A day as ingest would store it (validate.day), or None (absent); anything else is Refused."""
+    return None if value is None else stored_day(value)
 
 
 def _model(value, required: bool) -> dict | None:

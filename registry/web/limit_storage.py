@@ -16,12 +16,10 @@ import time
 from urllib.parse import urlsplit
 
 from limits.storage import Storage, storage_from_string
+from ..config import REDIS_SCHEMES
 
 log = logging.getLogger("registry.rate_limits")
 
-# limits' Redis-family schemes (redis, rediss, redis+unix, redis+sentinel, redis+cluster, valkey...):
-# their options go straight to the redis-py client, which takes both timeouts.
-REDIS_SCHEMES = ("redis", "valkey")
 UNREACHABLE = "Rate limit storage unreachable - falling back to in-memory storage"
 RECOVERED = "Rate limit storage recovered"
 # How often the in-memory counters drop the ones whose window has ended. A counter is already reset when it is
@@ -89,6 +87,7 @@ class MemoryCounters(Storage):
 def storage_options(uri: str, timeout_ms: int) -> dict:
     """Keyword arguments for the storage of uri: connect and read timeouts for the Redis family."""
     scheme = urlsplit(uri).scheme
+    # limits' Redis family (config.REDIS_SCHEMES): options go straight to the redis-py client, which takes both
     if not scheme.startswith(REDIS_SCHEMES):
         return {}   # memory:// (the default) has no sockets
     seconds = timeout_ms / 1000
