@@ -260,7 +260,7 @@ def problems(env=None) -> list[str]:
     for source in SOURCE_URLS:   # a source's base URL override: the one URL policy, like every URL it reads
         raw = env.get(source_url_variable(source), "")
         if raw and problem(raw):
-            found.append(str(_bad(source_url_variable(source), raw, f"an http:// or https:// URL ({problem(raw)})")))
+            found.append(str(_bad(source_url_variable(source), raw, f"the URL {problem(raw)}")))
     return found
 
 
