@@ -236,6 +236,33 @@ def test_a_catalog_writes_only_its_platform(catalog_conn, record, outcome):
         assert details["unattached"] == ["minimax/minimax/minimax-m9"]
 
 
+def _gateway(model_id, provider="anthropic"):
+    return Record(model_id, provider, {"platforms": {"gateway": {"listed": True}}}, [(model_id, "gateway")])
+
+
+@pytest.mark.parametrize("records, attached", [
+    # OpenRouter's floating id of a line: the newest working model of that family the gateway serves
+    ([_gateway("~anthropic/claude-sonnet-latest")], "claude-sonnet-4-5-20250929"),
+    # ... whatever order the catalog lists it in
+    ([_gateway("~anthropic/claude-sonnet-latest"), _gateway("anthropic/claude-sonnet-4")],
+     "claude-sonnet-4-5-20250929"),
+    # a line whose every model is retired: no model to name, listed for a curator
+    ([_gateway("~anthropic/claude-haiku-latest")], None),
+    # words that spell no family of the provider: never guessed
+    ([_gateway("~anthropic/claude-latest")], None),
+    # a `~` alone is no floating id of a line
+    ([_gateway("~anthropic/claude-sonnet-4.5-beta")], None),
+])
+def test_a_gateway_floating_id_names_its_lines_newest_served_model(catalog_conn, records, attached):
+    from registry.ingest.match import records_to_facts
+    _facts, aliases, details = records_to_facts(catalog_conn, "openrouter-catalog", records)
+    floating = records[0].model_id
+    got = {a[1]: a[2] for a in aliases}
+    assert got.get(floating) == attached
+    if attached is None:
+        assert details["unattached"] == [f"anthropic/{floating}"]
+
+
 @pytest.fixture
 def catalog_conn(tmp_path):
     from helpers import build_db

@@ -35,6 +35,18 @@ class Matcher:
         for alias, slug in conn.execute(
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
             self.aliases[alias] = slug
+        # (provider slug, family slug) -> [(release day, slug)] of its working models that are no floating id: what
+        # a gateway's floating id of a line (`~anthropic/claude-sonnet-latest`) chooses among.
+        self.lines: dict[tuple, list] = {}
+        for provider, family, slug, released in conn.execute(
+                "SELECT p.slug, f.slug, m.slug, m.release_date FROM models m JOIN families f ON f.id = m.family_id"
+                " JOIN providers p ON p.id = f.provider_id WHERE m.status IN ('active', 'latest') AND"
+                " json_extract(m.metadata, '$.points_to') IS NULL AND m.release_date IS NOT NULL"):
+            self.lines.setdefault((provider, family), []).append((released, slug))
+        self.served_on = {}   # platform -> slugs of the models it already has an id of
+        for source, slug in conn.execute(
+                "SELECT DISTINCT a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
+            self.served_on.setdefault(source, set()).add(slug)
         self.folded = {}
         self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
         self.vertex_names: dict[str, set] = {}
@@ -83,6 +95,23 @@ class Matcher:
                     return mine.pop()
         return None
 
+    def attach_floating(self, record, platform: str, landed) -> str | None:
+        """The model a gateway's floating id of a line names (`~anthropic/claude-sonnet-latest`, "always redirects
+        to the latest model in the family"): the newest working model of the provider's family its words spell
+        that the platform serves (an id of it known, or `landed` in this run); None unless exactly one is newest
+        (docs/lifecycle.md#platform-catalogs)."""
+        if not record.model_id.startswith("~") or not record.provider:
+            return None
+        words = normalize(record.model_id.rsplit("/", 1)[-1])
+        if not words.endswith("-latest"):
+            return None
+        served = self.served_on.get(platform, set())
+        line = sorted((day, slug) for day, slug in self.lines.get((record.provider, slugify(words[:-7])), ())
+                      if slug in served or slug in landed)
+        if not line or (len(line) > 1 and line[-2][0] == line[-1][0]):
+            return None
+        return line[-1][1]
+
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
         versions = self.vertex_names.get(name.lower(), ())
@@ -105,7 +134,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     successors = {}
     tally, unknown, refused = Counter(checked.refused_records), [], list(checked.refused)
     platform, unattached = PLATFORM_SOURCES.get(source), []
-    for record in checked.records:
+    # A gateway's floating id of a line comes last: it names a model only the catalog's other ids can show it serves.
+    for record in sorted(checked.records, key=lambda r: r.model_id.startswith("~")):
         if record.skip:
             tally[record.skip] += 1
             continue
@@ -118,7 +148,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         names = [a for a, _ in record.aliases if not matcher.foreign(a, record.provider)]
         slug = matcher.find(record.model_id, [*names, *record.links])
         if slug is None and platform is not None:
-            slug = matcher.attach(record)
+            slug = matcher.attach(record) or matcher.attach_floating(record, platform, placed)
         elif slug is None and "cloud-b" in record.fields.get("platforms", {}):
             slug = matcher.find_vertex(record.model_id)
         why = _outside_lane(source, record, matcher.owner.get(slug)) if slug is not None else None
