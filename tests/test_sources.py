@@ -681,15 +681,17 @@ def test_load_pages_errors(tmp_path, files, pattern):
 def test_vertex_publisher_model_names(name, aliases, expected):
     import sqlite3
 
+    from registry.db import schema_sql
     from registry.ingest.match import Matcher
     conn = sqlite3.connect(":memory:")
-    conn.executescript("CREATE TABLE providers (id INTEGER PRIMARY KEY, slug TEXT);"
-                       "CREATE TABLE families (id INTEGER PRIMARY KEY, provider_id INTEGER, is_open_source INTEGER);"
-                       "CREATE TABLE models (id INTEGER PRIMARY KEY, slug TEXT, family_id INTEGER);"
-                       "CREATE TABLE aliases (alias TEXT, model_id INTEGER);"
-                       "INSERT INTO providers VALUES (1, 'anthropic'); INSERT INTO families VALUES (1, 1, 0);")
+    conn.executescript(schema_sql())
+    conn.execute("INSERT INTO providers (id, slug, name, created_at, updated_at) VALUES (1, 'anthropic', 'A', '', '')")
+    conn.execute("INSERT INTO families (id, provider_id, slug, name, is_open_source, created_at, updated_at)"
+                 " VALUES (1, 1, 'claude', 'Claude', 0, '', '')")
     for i, (alias, slug) in enumerate(aliases, 1):
-        conn.execute("INSERT INTO models VALUES (?, ?, 1)", (i, slug))
-        conn.execute("INSERT INTO aliases VALUES (?, ?)", (alias, i))
+        conn.execute("INSERT INTO models (id, slug, family_id, display_name, created_at, updated_at)"
+                     " VALUES (?, ?, 1, ?, '', '')", (i, slug, slug))
+        conn.execute("INSERT INTO aliases (alias, model_id, source, normalized) VALUES (?, ?, 'cloud-b', '')",
+                     (alias, i))
     assert Matcher(conn).find(name) is None   # never for a provider's own rows
     assert Matcher(conn).find_vertex(name) == expected
