@@ -127,6 +127,20 @@ def _strip_dot_prefixes(s: str) -> tuple[str, list[str]]:
 
 def normalize(identifier: str) -> str:
     """Strict normalized form of a model identifier (see module docstring)."""
+    if "~" in (identifier or ""):
+        return _gateway_floating(identifier) + _normalize(identifier)
+    return _normalize(identifier)
+
+
+def _gateway_floating(identifier: str) -> str:
+    """'~' for a gateway's floating id of a line (OpenRouter's `~anthropic/claude-sonnet-latest`), which names
+    whatever the gateway serves newest in that line: kept apart from the provider's own ids of the same words
+    (`gemini-flash-latest` on Vertex is Google's own floating id, not OpenRouter's)."""
+    parts = identifier.strip().lower().rstrip("/").split("/")
+    return "~" if len(parts) >= 2 and parts[-2].startswith("~") else ""
+
+
+def _normalize(identifier: str) -> str:
     s = _last_segment(identifier or "")
     s = _strip_version_tails(s)
     s, _ = _strip_dot_prefixes(s)

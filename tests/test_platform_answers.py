@@ -3,7 +3,7 @@
 (docs/lifecycle.md#how-an-id-is-written, #the-upgrade)"""
 import pytest
 
-from helpers import ROOT, shipped_app
+from helpers import ROOT, shipped_ingested_app
 from registry.fields import PLATFORM_SOURCES
 from registry.ingest import sources
 from registry.ingest.match import records_to_facts
@@ -16,9 +16,7 @@ TODAY = "2026-12-06"
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("platforms") / "registry.db"
-    app = shipped_app(db, TODAY, RATELIMIT_PUBLIC="1000000/minute")
-    result = app.test_cli_runner().invoke(args=["ingest", "--offline"])
-    assert result.exit_code == 0, result.output
+    app = shipped_ingested_app(db, TODAY, RATELIMIT_PUBLIC="1000000/minute")
     yield app.test_client()
     close_thread_connections()
 
@@ -163,3 +161,24 @@ def test_every_upgrade_says_why(client, q, upgrade, basis, named_by, changed):
 def test_an_id_without_a_date_names_the_floating_id(client, q, slug):
     assert resolve(client, q)["matched_model"]["slug"] == slug
 
+
+
+@pytest.mark.parametrize("q, slug", [
+    # OpenRouter's floating id of a line: the newest Sonnet its catalog serves, as written or behind LiteLLM's route
+    ("~anthropic/claude-sonnet-latest", "claude-sonnet-5"),
+    ("openrouter/~anthropic/claude-sonnet-latest", "claude-sonnet-5"),
+    # Google's own floating id of the Pro line, where OpenRouter's names it
+    ("~google/gemini-pro-latest", "gemini-pro-latest"),
+    # the same words without the `~` are not OpenRouter's: no id the registry knows (Google's own
+    # gemini-flash-latest has no source for its target yet: `registry curate --drift` lists it)
+    ("claude-sonnet-latest", None),
+    ("gemini-flash-latest", None),
+])
+def test_a_gateway_floating_id_answers_what_the_gateway_serves(client, q, slug):
+    response = client.get("/api/v1/resolve", query_string={"q": q})
+    if slug is None:
+        assert response.status_code == 404
+        return
+    body = response.get_json()
+    assert (body["matched_model"]["slug"], body["matched_alias"]["source"]) == (slug, "gateway")
+    assert body["upgrade_alias"] is None    # the line's newest the gateway serves has nothing further there

@@ -87,8 +87,10 @@ class Matcher:
                 self._normal.setdefault(normalize(name), set()).add(slug)
         for name in (record.model_id, *record.links):
             # A floating id written without `-latest` (`mistralai/mistral-large`) names what the provider's
-            # `-latest` names.
-            for form in (normalize(name), normalize(name) + "-latest"):
+            # `-latest` names; a gateway's floating id of a line (`~google/gemini-pro-latest`), the provider's
+            # own floating id of it where there is one.
+            n = normalize(name).lstrip("~")
+            for form in (n, n + "-latest"):
                 mine = {slug for slug in self._normal.get(form, ())
                         if self.owner.get(slug, (None,))[0] == record.provider}
                 if len(mine) == 1:
@@ -102,7 +104,7 @@ class Matcher:
         (docs/lifecycle.md#platform-catalogs)."""
         if not record.model_id.startswith("~") or not record.provider:
             return None
-        words = normalize(record.model_id.rsplit("/", 1)[-1])
+        words = normalize(record.model_id).lstrip("~")
         if not words.endswith("-latest"):
             return None
         served = self.served_on.get(platform, set())
