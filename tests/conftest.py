@@ -1,6 +1,7 @@
 """Fixtures (flaskr style): an app over a temp database built from the fixture curation."""
 import os
 import shutil
+import tempfile
 
 import pytest
 
@@ -8,7 +9,7 @@ from registry import create_app
 from registry.db import connect_rw
 from registry.web.connection import close_thread_connections
 
-from helpers import DATA, TODAY, build_db
+from helpers import DATA, SHARED_ENV, TODAY, build_db
 
 
 @pytest.fixture(scope="module")
@@ -69,4 +70,11 @@ os.environ.update({"RATELIMIT_PUBLIC": "100000/minute", "RATELIMIT_ADMIN": "1000
 
 
 def pytest_configure(config):
+    if not hasattr(config, "workerinput"):   # the run itself (not a pytest-xdist worker): workers inherit it
+        os.environ[SHARED_ENV] = tempfile.mkdtemp(prefix="registry-tests-")
     config.addinivalue_line("markers", "slow: builds or starts real processes (make test runs it)")
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ.pop(SHARED_ENV, ""), ignore_errors=True)

@@ -93,12 +93,46 @@ def load_script(name: str):
 
 def shipped_app(path, today: str, **config):
     """The app over the registry as shipped (curation, then every source from seeds/) built at path."""
-    from registry import create_app
     os.environ["REGISTRY_TODAY"] = today
     build_db(path, ROOT / "curation")
-    app = create_app({"TESTING": True, "DATABASE": str(path), "SEEDS_DIR": str(ROOT / "seeds"),
-                      "CURATION_DIR": str(ROOT / "curation"), **config})
-    return app
+    return _app_over(path, **config)
+
+
+def _app_over(path, **config):
+    from registry import create_app
+    return create_app({"TESTING": True, "DATABASE": str(path), "SEEDS_DIR": str(ROOT / "seeds"),
+                       "CURATION_DIR": str(ROOT / "curation"), **config})
+
+
+# A directory the whole test run shares, its pytest-xdist workers included (conftest.py makes and removes it).
+SHARED_ENV = "REGISTRY_TEST_SHARED"
+
+
+def shipped_ingested_app(path, today: str, **config):
+    """shipped_app after `ingest --offline`: the registry `make run` serves, built once per test run on TODAY,
+    before any day a test asks for (each worker copies the first one's), then brought to `today` as a server
+    brings its statuses to a new day."""
+    from registry.merge.runs import refresh_if_stale
+    from filelock import FileLock
+    kept = Path(os.environ[SHARED_ENV]) / "shipped-ingested.db"
+    with FileLock(str(kept) + ".lock"):
+        if not kept.exists():
+            built = kept.with_name("building.db")
+            result = shipped_app(built, TODAY).test_cli_runner().invoke(args=["ingest", "--offline"])
+            assert result.exit_code == 0, result.output
+            conn = connect_rw(str(built))
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")   # every page in the file itself, for the copies
+            conn.close()
+            built.rename(kept)
+    shutil.copyfile(kept, path)
+    assert today >= TODAY, f"the shipped registry is built on {TODAY}: a day before it cannot be asked for"
+    os.environ["REGISTRY_TODAY"] = today
+    conn = connect_rw(str(path))
+    try:
+        refresh_if_stale(conn, today)
+    finally:
+        conn.close()
+    return _app_over(path, **config)
 
 
 def assert_error(response, status: int, code: str, contains: str = ""):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import load_script, shipped_app
+from helpers import load_script, shipped_ingested_app
 from registry.web.connection import close_thread_connections
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,9 +131,8 @@ LEFT_OUT = {
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = shipped_app(tmp_path_factory.mktemp("missing") / "registry.db", "2026-11-22", RATELIMIT_ENABLED=False)
-    result = app.test_cli_runner().invoke(args=["ingest", "--offline"])
-    assert result.exit_code == 0, result.output
+    app = shipped_ingested_app(tmp_path_factory.mktemp("missing") / "registry.db", "2026-11-22",
+                               RATELIMIT_ENABLED=False)
     yield app.test_client()
     close_thread_connections()
 

@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from helpers import build_db, shipped_app
+from helpers import build_db, shipped_app, shipped_ingested_app
 from registry import create_app
 from registry.web.connection import close_thread_connections
 
@@ -14,8 +14,7 @@ TODAY = "2026-11-26"
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = shipped_app(tmp_path_factory.mktemp("shipped") / "registry.db", TODAY)
-    assert app.test_cli_runner().invoke(args=["ingest", "--offline"]).exit_code == 0
+    app = shipped_ingested_app(tmp_path_factory.mktemp("shipped") / "registry.db", TODAY)
     yield app.test_client()
     close_thread_connections()
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from helpers import ROOT, assert_error, load_script
+from helpers import ROOT, assert_error, load_script, shipped_ingested_app
 from registry.search import intent
 from registry.search.vocabulary import Words, distance
 
@@ -263,9 +263,10 @@ def test_models_status_takes_a_list(client, status, expected):
 
 
 @pytest.mark.slow
-def test_intent_queries_on_the_shipped_registry():
+def test_intent_queries_on_the_shipped_registry(tmp_path):
     eval_intent = load_script("eval_intent")
-    res = eval_intent.run()
+    shipped_ingested_app(tmp_path / "registry.db", eval_intent.TODAY)
+    res = eval_intent.run(str(tmp_path / "registry.db"))
     misses = [(o["q"], o["got"][:3]) for o in res["outcomes"] if not o["ok"]]
     assert res["n"] >= 80
     assert res["success_at_1"] >= 0.9, misses
