@@ -66,9 +66,10 @@ ACME = [m("acme-chat-2", "acme-chat", "2024-01-01", sunset_date="2026-01-01", su
       m("claude-haiku-5", "haiku", "2026-09-01")], None,
      {"claude-sonnet-4-5-20250929": ("deprecated", "claude-sonnet-5"),
       "claude-sonnet-4-6": ("active", "claude-sonnet-5")}),
-    # mini stays mini, even in the same family; a line with no working fit: none
-    ([m("acme-mini-1", "acme-mini", "2024-01-01", sunset_date="2025-01-01"),
-      m("acme-2", "acme-mini", "2025-01-01")], None, {"acme-mini-1": ("sunset", None)}),
+    # a line is one tier (issue 45), whatever words its ids hold: text-embedding-ada-002 -> text-embedding-3-small
+    ([m("acme-embed-ada-002", "acme-embed", "2022-12-15", sunset_date="2025-01-01", model_type="embedding"),
+      m("acme-embed-3-small", "acme-embed", "2024-01-25", model_type="embedding")], None,
+     {"acme-embed-ada-002": ("sunset", "acme-embed-3-small")}),
     # a line with no working fit follows the line its provider names as successor
     ([m("acme-chat-1", "acme-chat", "2024-01-01", sunset_date="2026-12-01"),
       m("acme-next-1", "acme-next", "2025-01-01"), m("acme-next-2", "acme-next", "2026-01-01")],
@@ -168,7 +169,10 @@ def test_open_weights_stay_working_on_the_hub_when_the_providers_api_retires_the
     (m("text-embedding-3", "acme-embed", "2024-01-01", model_type="embedding"),
      m("whisper-2", "acme-embed", "2025-01-01", model_type="speech_to_text"), "strictly_same_type"),
     (m("a", "acme-chat", "2025-05-01"), m("b", "acme-chat", "2024-01-01"), "released_after"),
-    (m("claude-3-haiku", "haiku", "2024-03-07"), m("claude-sonnet-5", "haiku", "2026-06-30"), "same_tier"),
+    (m("claude-3-haiku", "haiku", "2024-03-07"), m("claude-sonnet-5", "sonnet", "2026-06-30"), "same_tier"),
+    # one line is one tier (issue 45): no word of an id makes a tier of its own
+    (m("text-embedding-ada-002", "embed", "2022-12-15", model_type="embedding"),
+     m("text-embedding-3-small", "embed", "2024-01-25", model_type="embedding"), None),
     (m("llama-70b", "llama", "2024-01-01", parameter_count=70e9), m("llama-8b", "llama", "2025-01-01",
                                                                     parameter_count=8e9), "not_smaller"),
     (m("gpt-4o", "acme-chat", "2024-05-13", key="gpt-4o"),
@@ -187,9 +191,9 @@ def test_open_weights_stay_working_on_the_hub_when_the_providers_api_retires_the
      "keeps_modalities"),
 ])
 def test_fit_rules(current, upgrade, broken):
-    a = rules.Member(id=1, slug=current["slug"], family_id=1, **{k: v for k, v in current.items()
-                                                                   if k not in ("slug", "family")})
-    b = rules.Member(id=2, slug=upgrade["slug"], family_id=1, **{k: v for k, v in upgrade.items()
-                                                                   if k not in ("slug", "family")})
+    family_ids = {current["family"]: 1, upgrade["family"]: 2 if upgrade["family"] != current["family"] else 1}
+    a, b = (rules.Member(id=i, slug=x["slug"], family_id=family_ids[x["family"]],
+                         **{k: v for k, v in x.items() if k not in ("slug", "family")})
+            for i, x in ((1, current), (2, upgrade)))
     got = [rule.__name__ for rule in FIT_RULES if rule(a, b)]
     assert got == ([broken] if broken else []), broken_rules(a, b)

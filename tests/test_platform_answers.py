@@ -138,6 +138,8 @@ WHY = [
     ("devstral-medium-2507", "mistral-medium-3-5", "successor-line", None, set()),
     # OpenRouter serves no fit of GPT-4o's own line: its newest fitting OpenAI model, said as the platform's
     ("openai/gpt-4o", "gpt-5.4", "platform", None, set()),
+    # a line is one tier whatever its ids say: 'small' in text-embedding-3-small is no tier ada-002 lacks
+    ("text-embedding-ada-002", "text-embedding-3-small", "line", None, set()),
 ]
 
 

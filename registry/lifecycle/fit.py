@@ -74,7 +74,11 @@ def released_after(current: Member, upgrade: Member) -> str | None:
 
 
 def same_tier(current: Member, upgrade: Member) -> str | None:
-    """The same tier words (mini stays mini, flash stays flash, haiku stays haiku)."""
+    """The same tier: a product line is one tier (docs/curating.md), so a model of the same family keeps it
+    whatever its id says (`text-embedding-ada-002` -> `text-embedding-3-small`); across lines, the same tier words
+    (mini stays mini, flash stays flash, haiku stays haiku)."""
+    if current.family_id == upgrade.family_id:
+        return None
     a, b = tiers(current.slug), tiers(upgrade.slug)
     if a != b:
         return f"changes tier ({'/'.join(sorted(a)) or '-'} -> {'/'.join(sorted(b)) or '-'})"

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..fields import WORKING
-from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, strictly_same_type, tiers, undated
+from .fit import FIT_RULES, LINE_RULES, LINK_RULES, broken_rules, fits, strictly_same_type, undated
 from .status import Member
 
 # A product line has tens of working models, not thousands: past this many candidates, none is found
@@ -56,7 +56,7 @@ class View:
     successor: dict
     families: dict
     family_successor: dict
-    # (family, model_type, tiers) -> ids newest first, built on first use; views of one registry may share one
+    # (family, model_type) -> ids newest first, built on first use; views of one registry may share one
     # (it reads only members and families).
     by_kind: dict = field(default_factory=dict)
     # The models this platform calls a preview or experimental release: a fit only where no generally available
@@ -119,16 +119,15 @@ class View:
             current = following
 
     def candidates(self, family_id: int, anchor: Member, rules: tuple) -> list:
-        """The line's models that can fit anchor by rules, newest first: only those of its kind and tier
-        when the rules ask for them (a family is indexed by both once, not re-checked per decision)."""
+        """The line's models that can fit anchor by rules, newest first: only those of its kind when the rules
+        ask for it (a family is indexed by kind once, not re-checked per decision; a line is one tier, fit.py)."""
         if strictly_same_type not in rules:
             return self.families.get(family_id, ())
         if not self.by_kind:
             for fid, ids in self.families.items():
                 for mid in ids:
-                    m = self.members[mid]
-                    self.by_kind.setdefault((fid, m.model_type, tiers(m.slug)), []).append(mid)
-        return self.by_kind.get((family_id, anchor.model_type, tiers(anchor.slug)), ())
+                    self.by_kind.setdefault((fid, self.members[mid].model_type), []).append(mid)
+        return self.by_kind.get((family_id, anchor.model_type), ())
 
     def newest_fit(self, family_id: int, anchor: Member, rules: tuple, previews: bool = True) -> int | None:
         """The newest generally available working model of a line that fits anchor by rules, else (previews) the
