@@ -2,6 +2,7 @@
 import re
 import unicodedata
 
+from .normalize import names_a_line
 from .sql import transaction, upsert_sql
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -76,6 +77,9 @@ def squashed_names(names) -> list:
 
 
 def _document(row, aliases: list) -> tuple:
+    # A gateway's floating id of a line is no name of the model it reaches today: "gemini flash" is not
+    # Gemini 3 Flash Preview's name because OpenRouter's ~google/gemini-flash-latest reaches it.
+    aliases = [a for a in aliases if not names_a_line(a)]
     names = [row["display_name"], row["slug"], *aliases]
     columns = (row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), row["family_name"],
                " ".join(squashed_names(names)))

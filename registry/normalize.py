@@ -127,17 +127,18 @@ def _strip_dot_prefixes(s: str) -> tuple[str, list[str]]:
 
 def normalize(identifier: str) -> str:
     """Strict normalized form of a model identifier (see module docstring)."""
-    if "~" in (identifier or ""):
-        return _gateway_floating(identifier) + _normalize(identifier)
-    return _normalize(identifier)
+    # A gateway's floating id of a line keeps its mark: apart from the provider's ids of the same words.
+    return "~" + _normalize(identifier) if names_a_line(identifier) else _normalize(identifier)
 
 
-def _gateway_floating(identifier: str) -> str:
-    """'~' for a gateway's floating id of a line (OpenRouter's `~anthropic/claude-sonnet-latest`), which names
-    whatever the gateway serves newest in that line: kept apart from the provider's own ids of the same words
-    (`gemini-flash-latest` on Vertex is Google's own floating id, not OpenRouter's)."""
+def names_a_line(identifier: str) -> bool:
+    """Is it a gateway's floating id of a line (OpenRouter's `~anthropic/claude-sonnet-latest`), which names
+    whatever the gateway serves newest in that line, not one model (`gemini-flash-latest` on Vertex is Google's
+    own floating id, not OpenRouter's `~google/gemini-flash-latest`)?"""
+    if "~" not in (identifier or ""):
+        return False
     parts = identifier.strip().lower().rstrip("/").split("/")
-    return "~" if len(parts) >= 2 and parts[-2].startswith("~") else ""
+    return len(parts) >= 2 and parts[-2].startswith("~")
 
 
 def _normalize(identifier: str) -> str:

@@ -100,7 +100,7 @@ class SubstringIndex:
         for i, k in enumerate(keys):
             if k.startswith("~"):
                 # A gateway's floating id of a line is found by its own spelling only: the words inside it are
-                # the provider's ids of that line too (registry/normalize.py _gateway_floating).
+                # the provider's ids of that line too (registry/normalize.py names_a_line).
                 continue
             for g in {k[j:j + GRAM] for j in range(len(k) - GRAM + 1)}:
                 ids = lists.get(g)

@@ -287,3 +287,14 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
     # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
     return packed.every(conn, packed.Columns(columns, checked=[*RESULT.values(), *_NAMES.values()]), rest,
                         (*args, *ids_args, *filtered.args))
+
+
+def floating_targets(conn, model_ids) -> dict:
+    """model id -> the slug of the model it points at, for the floating ids among model_ids
+    (docs/lifecycle.md#floating-ids)."""
+    ids = list(model_ids)
+    if not ids:
+        return {}
+    return dict(conn.execute(
+        f"SELECT id, json_extract(metadata, '$.points_to') FROM models WHERE id IN ({', '.join('?' * len(ids))})"
+        " AND json_extract(metadata, '$.points_to') IS NOT NULL", ids).fetchall())

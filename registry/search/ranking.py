@@ -202,14 +202,19 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     for model_id, (score, row) in named.items():
         if score > best.get(model_id, (0.0,))[0]:
             best[model_id] = (score, row)
-    scored = _lines_as_one([(round(value, 4), row) for value, row in best.values()])
+    scored = _floating_as_target(conn, _lines_as_one([(round(value, 4), row) for value, row in best.values()]))
     long_context = bool(query.plan.of(intent.CONTEXT))
     # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
     scored.sort(key=lambda item: item[1]["slug"])
     scored.sort(key=lambda item: item[1]["release_date"] or "", reverse=True)
     if long_context:
         scored.sort(key=lambda item: item[1]["input_context_window"] or 0, reverse=True)
-    scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER))))
+    # General before specialised: of two lines the query matches alike, the one whose name another's extends
+    # ("gemini flash": Gemini Flash before Gemini Flash Cyber).
+    lines = {row["family_slug"] for _, row in scored}
+    variant = {line for line in lines if any(line.startswith(other + "-") for other in lines)}
+    scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER)),
+                                  item[1]["family_slug"] in variant))
     return scored
 
 
@@ -224,6 +229,27 @@ def _lines_as_one(scored: list) -> list:
         if typing(score, row):
             best[row["family_slug"]] = max(best.get(row["family_slug"], 0.0), score)
     return [(best[row["family_slug"]] if typing(score, row) else score, row) for score, row in scored]
+
+
+def _floating_as_target(conn, scored: list) -> list:
+    """A floating id answers its target (issue 45: "gemini pro" is Gemini Pro Latest, which is Gemini 3.1 Pro
+    Preview): the target, when among the candidates, takes the floating id's score and the floating id follows it;
+    a floating id named exactly ("gpt-4o") stays first, its target right after it."""
+    targets = candidates.floating_targets(conn, [row["id"] for _, row in scored])
+    if not targets:
+        return scored
+    by_slug = {row["slug"]: i for i, (_, row) in enumerate(scored)}
+    scored = list(scored)
+    for i, (score, row) in enumerate(scored):
+        at = by_slug.get(targets.get(row["id"]))
+        if at is None or scored[at][0] >= score:
+            continue
+        below = round(score - 0.0001, 4)
+        if score >= SQUASHED_EXACT:
+            scored[at] = (below, scored[at][1])
+        else:
+            scored[at], scored[i] = (score, scored[at][1]), (below, row)
+    return scored
 
 
 def _line_word(query: _Query) -> str | None:
