@@ -81,7 +81,10 @@ def _document(row, aliases: list) -> tuple:
     # Gemini 3 Flash Preview's name because OpenRouter's ~google/gemini-flash-latest reaches it.
     aliases = [a for a in aliases if not names_a_line(a)]
     names = [row["display_name"], row["slug"], *aliases]
-    columns = (row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), row["family_name"],
+    # The family column holds the line's curated description too: what the line is for ("Google's Lyria music
+    # generation models") is how a task word finds it (docs/api-decisions.md#search-by-intent).
+    family = " ".join(filter(None, (row["family_name"], row["family_description"])))
+    columns = (row["display_name"], row["slug"], ALIAS_SEPARATOR.join(aliases), family,
                " ".join(squashed_names(names)))
     return (row["id"], *columns, words_text(columns))
 
@@ -113,7 +116,7 @@ def refresh(conn, model_ids=None) -> None:
             params):
         aliases.setdefault(model_id, []).append(alias)
     rows = conn.execute(
-        "SELECT m.id, m.slug, m.display_name, f.name AS family_name FROM models m"
+        "SELECT m.id, m.slug, m.display_name, f.name AS family_name, f.description AS family_description FROM models m"
         " JOIN families f ON f.id = m.family_id" + where, params).fetchall()
     docs = [_document(r, aliases.get(r["id"], [])) for r in rows]
     cursor = conn.cursor()

@@ -96,7 +96,7 @@ def test_words_and_sizes_are_read(q, expected):
 
 @pytest.mark.parametrize("q, either", [
     ("reranker for rag", ("search", "embedding")),               # no model is both: either
-    ("speech translation", ("audio_generation", "speech_to_text", "realtime", "chat")),
+    ("speech summarization", ("audio_generation", "speech_to_text", "realtime", "chat")),
     ("audio transcription", None),                                # one type is both: speech to text
     ("embedding", None),
     ("openai embedding", None),

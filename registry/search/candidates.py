@@ -236,7 +236,8 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
              and intent.SIZE_WORD.match(t.said)]
     reads_words = reads_words or bool(sizes)
     filtered = filter_conditions(filters)
-    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes)
+    owner = lexicon.line_owner.get(line) if lexicon is not None and line else None
+    score, score_args = _words_score(words, met, met_args, penalties, asked_type, line, sizes, owner)
     order = "score DESC, " + STATUS_RANK + (", m.input_context_window DESC" if long_context else "")
     documents = _DOCUMENTS_JOIN if reads_words else ""
     sql = (packed.select({**RESULT, "score": score}) + from_ids(ids) + documents
@@ -245,10 +246,11 @@ def word_rows(conn, words: list, typing: bool, terms: list, filters: dict | None
 
 
 def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_type: bool,
-                 line: str | None, sizes: list) -> tuple[str, list]:
+                 line: str | None, sizes: list, owner: str | None = None) -> tuple[str, list]:
     """The words match score as a SQL expression (ranking.py's docstring says it in words); line: the word that
     should start the model's name, family or provider (the query's first name or provider word); sizes: the
-    needles of the sizes the query typed, which the model's names should hold."""
+    needles of the sizes the query typed, which the model's names should hold; owner: the provider whose lines
+    the line word names."""
     parts, args = [f"{penalties['top']}", f"- {penalties['status']} * {STATUS_STEP}"], []
     if met:
         parts.append(f"- {penalties['word_only']} * (NOT ({' AND '.join(met)}))")
@@ -259,6 +261,9 @@ def _words_score(words: list, met: list, met_args: list, penalties: dict, asked_
         parts.append(f"- {penalties['off_line']} * (NOT (m.display_name LIKE ? OR m.display_name LIKE ?"
                      " OR f.name LIKE ? OR p.slug LIKE ? OR p.name LIKE ?))")
         args += [f"{line}%", f"%: {line}%", f"{line}%", f"{line}%", f"{line}%"]
+    if owner:
+        parts.append(f"- {penalties['other_owner']} * (p.slug <> ?)")
+        args.append(owner)
     if words:
         owned = " AND ".join("(m.display_name || ' ' || m.slug) LIKE ?" for _ in words)
         parts.append(f"- {penalties['not_own']} * (NOT ({owned}))")

@@ -50,7 +50,7 @@ INTENT_WORDS = (
     IntentWords(("code", "coding", "programming", "codegen"), TYPE, ("code",), "prefix"),
     IntentWords(("audio", "sound", "speech"), TYPE, ("audio_generation", "speech_to_text", "realtime"), "prefix"),
     IntentWords(("language model", "text generation", "chat", "chatbot", "llm", "assistant", "conversation",
-                 "writing", "summarization", "summarize", "summary", "translation", "translate", "general purpose"),
+                 "writing", "summarization", "summarize", "summary", "general purpose"),
                 TYPE, ("chat",), "word"),
     IntentWords(("open source", "open weights", "open weight", "open", "oss", "local", "self hosted",
                  "hugging face", "huggingface"), OPEN, True, "word"),

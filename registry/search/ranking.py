@@ -55,7 +55,7 @@ NAME_FLOOR = 0.3                  # a name match lowered for status may fall bel
 PREFIX_PENALTY = {"deprecated": 0.15, "sunset": 0.35}
 # The words match (5): its top score, and what it loses per shortfall (candidates.word_ids computes it in SQL).
 WORDS_WEIGHTS = {"top": 0.45, "off_line": 0.12, "not_own": 0.06, "status": 0.03, "word_only": 0.02,
-                 "special": 0.01, "size_unnamed": 0.025}
+                 "special": 0.01, "size_unnamed": 0.025, "other_owner": 0.01}
 STATUS_ORDER = {status: i for i, status in enumerate(STATUS_RANK)}
 
 # A query ending in one of these is still being typed ("claude sonnet 4." wants 4.5, not 4).
@@ -307,14 +307,22 @@ def name_score(row, query: _Query) -> float | None:
         # An id without a version ("gemini pro" for gemini-pro, Gemini 1.0 Pro's floating id) names a line
         # as much as that model: a working model of the line may come first.
         return _lowered(SQUASHED_EXACT, status, PREFIX_PENALTY)
-    completions = [len(n) for n in squashed_names if squashed and n.startswith(squashed)]
+    completions = [n for n in squashed_names if squashed and n.startswith(squashed)]
     if not completions:
         return None
     # Typed literally (hyphens and dots as in the name) is a stronger hint than squashed.
-    literal = [len(n) for n in _literal_names(row, aliases) if n.startswith(text)]
-    if literal:
-        return _lowered(_band(LITERAL_PREFIX, len(text) / min(literal)), status, PREFIX_PENALTY)
-    return _lowered(_band(SQUASHED_PREFIX, len(squashed) / min(completions)), status, PREFIX_PENALTY)
+    literal = [n for n in _literal_names(row, aliases) if n.startswith(text)]
+    band, typed, names = (LITERAL_PREFIX, text, literal) if literal else (SQUASHED_PREFIX, squashed, completions)
+    if _cuts_a_number(typed, names):
+        # "mistral large 2" is Mistral Large 2.1 (its 2 whole) before mistral-large-2512 (2 of 2512): a number cut
+        # short is the least start of a name.
+        return _lowered(band[0], status, PREFIX_PENALTY)
+    return _lowered(_band(band, len(typed) / min(map(len, names))), status, PREFIX_PENALTY)
+
+
+def _cuts_a_number(typed: str, names: list) -> bool:
+    """Does the query end in a number that each name it starts continues with another digit?"""
+    return typed[-1:].isdigit() and all(len(n) > len(typed) and n[len(typed)].isdigit() for n in names)
 
 
 def _holds(runs: list, word: list, prefix: bool) -> bool:

@@ -105,11 +105,20 @@ class Lexicon:
         # and every word of those names, which come together in the documents (candidates.words_match).
         self.lines = {w for words in self.providers for w in words[:1]}
         names = {w for words in self.providers for w in words}
-        for (name,) in conn.execute("SELECT DISTINCT name FROM families"):
+        started: dict = {}    # a family name's first word -> {provider: families whose name it starts}
+        for name, provider in conn.execute(
+                "SELECT DISTINCT f.name, p.slug FROM families f JOIN providers p ON p.id = f.provider_id"):
             runs = WORD_RUN.findall(name.lower())
             self.lines.update(runs[:1])
             names.update(runs)
+            if runs:
+                counts = started.setdefault(runs[0], {})
+                counts[provider] = counts.get(provider, 0) + 1
         self.line_names = frozenset(names)
+        # The provider a line word is the name of: the one owning most of the lines it starts ("llama": Meta's,
+        # though NVIDIA's Llama Nemotron lines start with it too).
+        self.line_owner = {word: max(counts, key=counts.get) for word, counts in started.items()
+                           if max(counts.values()) * 2 > sum(counts.values())}
         self.common, self.frequent = frequent_words(conn)
         self._conn_words = None
         self._words_lock = threading.Lock()
