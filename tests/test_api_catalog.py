@@ -44,9 +44,11 @@ def test_family_timeline_oldest_first(client):
         "claude-3-sonnet-20240229", "claude-3-5-sonnet-20241022", "claude-sonnet-4-20250514",
         "claude-sonnet-4-5-20250929"]
     first, last = family["models"][0], family["models"][-1]
+    # the spec's entry, and the shutdown day beside the deprecation day (issue 45), each absent when there is none
     assert set(first) == {"slug", "display_name", "version", "status", "release_date", "deprecation_date",
-                          "input_context_window", "output_context_window"}
-    assert "deprecation_date" not in last  # absent when there is none
+                          "sunset_date", "input_context_window", "output_context_window"}
+    assert (first["deprecation_date"], first["sunset_date"]) == ("2025-01-21", "2025-07-21")
+    assert "deprecation_date" not in last and "sunset_date" not in last
 
 
 @pytest.mark.parametrize("url,message", [

@@ -73,7 +73,7 @@ def get_family(db, slug: str):
         return None
     family = family_dict(row)
     family["models"] = [_timeline_entry(m) for m in db.execute(
-        "SELECT slug, display_name, version, status, release_date, deprecation_date, input_context_window,"
+        "SELECT slug, display_name, version, status, release_date, deprecation_date, sunset_date, input_context_window,"
         " output_context_window FROM models WHERE family_id = ?"
         " ORDER BY release_date IS NULL, release_date, slug", (row["id"],))]
     return family
@@ -81,8 +81,10 @@ def get_family(db, slug: str):
 
 def _timeline_entry(m) -> dict:
     entry = {k: m[k] for k in ("slug", "display_name", "version", "status", "release_date")}
-    if m["deprecation_date"] is not None:
-        entry["deprecation_date"] = m["deprecation_date"]
+    # The spec's timeline entry, and the shutdown day beside the deprecation day (issue 45): each absent when none.
+    for day in ("deprecation_date", "sunset_date"):
+        if m[day] is not None:
+            entry[day] = m[day]
     entry["input_context_window"] = m["input_context_window"]
     entry["output_context_window"] = m["output_context_window"]
     return entry
