@@ -12,7 +12,9 @@ it, and an upstream's name or a reflected query cannot open a link, a code span 
 Links: `{% if url is http_url %}` guards every href an HTML template writes from data; in Markdown
 the `autolink` filter writes `<url>` only for such a URL (registry/url_policy.py).
 """
-from markupsafe import Markup
+import re
+
+from markupsafe import Markup, escape
 
 from ..text import markdown, markdown_code, without_controls
 from ..url_policy import http_url
@@ -45,11 +47,21 @@ def is_http_url(value) -> bool:
     return http_url(value) is not None
 
 
+_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def days_whole(value) -> Markup:
+    """The `days_whole` filter (HTML): value escaped, each ISO day in it kept on one line (a browser may break a
+    line at a hyphen: "(2026-" / "12-11)")."""
+    return Markup(_DAY.sub(lambda m: f'<span class="day">{m.group(0)}</span>', str(escape(value))))
+
+
 def init_app(app) -> None:
     """Install the link test and the countdown's words, and keep the Markdown overlay in app.extensions."""
     env = app.jinja_env
     env.tests["http_url"] = is_http_url
     env.globals["countdown"] = countdown   # the one wording of a shutdown day (registry/wording.py)
+    env.filters["days_whole"] = days_whole
     markdown_env = env.overlay(finalize=markdown_value, autoescape=False)
     markdown_env.filters = {**env.filters, "code": code, "autolink": autolink}   # an overlay shares the dict
     app.extensions["registry_markdown_env"] = markdown_env

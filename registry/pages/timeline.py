@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from ..fields import DATE_WINDOW
 
 PAD_DAYS = 45        # so the first release and today are not on the frame
+TODAY_LABEL_WIDTH = 32   # px the word "today" takes at the timeline's font size
 AHEAD_YEARS = 3      # the axis stops this far past today: a far-off shutdown must not squeeze the past
 YEAR_GAP = 48        # the fewest user units between two year labels
 TOP = 28             # room for the year labels
@@ -104,6 +105,10 @@ def layout(dated, today: str, highlight: str | None, shape: Layout) -> dict:
     years = [{"x": x(date(year, 1, 1)), "label": str(year)}
              for year in range(start.year + 1, end.year + 1) if year % step == 0
              and x(date(year, 1, 1)) <= shape.width - YEAR_GAP]   # a label must fit left of the frame
+    # "today" is written right of its line, or left of it where it would run off the frame (issue 45: "tod").
+    today_left = x(now) + 3 + TODAY_LABEL_WIDTH > shape.width
     return {"width": shape.width, "height": TOP + len(dated) * shape.row + 8, "today_x": x(now), "today": today,
+            "today_label_x": x(now) - 3 if today_left else x(now) + 3, "today_label_anchor": "end" if today_left
+            else "start",
             "years": years, "rows": drawn, "label_width": shape.label, "ahead_years": AHEAD_YEARS,
             "bar_y": shape.bar_y, "name_y": shape.name_y, "names_left": shape is NARROW}
