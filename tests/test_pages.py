@@ -34,7 +34,9 @@ DAYS_TO_2099_SHUTDOWN = (date(2099, 10, 22) - date.fromisoformat(TODAY)).days
       f"shuts down in {DAYS_TO_2099_SHUTDOWN} days (2099-10-22)", "Status: **deprecated**"]),
     ("/families/claude-sonnet",
      ['<svg class="timeline timeline-wide"', 'class="today"', 'href="/models/claude-3-sonnet-20240229"'],
-     ["| [Claude 3 Sonnet](/models/claude-3-sonnet-20240229.md) | sunset | 2024-02-29 | 2025-01-21 | 2025-07-21 |"]),
+     # the family page says what the API says: the countdown and the upgrade, as on the model's page (issue 45)
+     ["| [Claude 3 Sonnet](/models/claude-3-sonnet-20240229.md) | sunset | 2024-02-29 | 2025-01-21 | shut down on"
+      " 2025-07-21 (488 days ago) | [Claude Sonnet 4.5](/models/claude-sonnet-4-5-20250929.md) |"]),
     ("/providers", ['href="/providers/anthropic"', 'href="/providers/meta"'],
      ["| [Anthropic](/providers/anthropic.md) |"]),
     ("/providers/anthropic", ['href="/models/claude-sonnet-4-5-20250929"', 'href="/families/claude-haiku"'],
@@ -347,3 +349,23 @@ def test_the_home_pages_badge_says_what_the_api_says_for_that_platform(cloud_cli
     row = next(line for line in cloud_client.get("/index.md").get_data(as_text=True).splitlines()
                if "Amazon Bedrock" in line and "claude-sonnet-4-5-20250929" in line)
     assert f"| {status} | Amazon Bedrock |" in row
+
+
+NONE = ("-", "\\-")   # an empty cell of a Markdown twin (a lone "-" escaped, as any value)
+
+
+@pytest.mark.parametrize("family", ["claude-sonnet", "claude-haiku", "claude-instant", "llama-3-1-instruct"])
+def test_a_family_page_says_what_the_api_says_of_each_model(client, family):
+    """Issue 45: each model's status, shutdown countdown and upgrade on the family page are the API's."""
+    page = client.get(f"/families/{family}.md").get_data(as_text=True)
+    models = client.get(f"/api/v1/families/{family}").get_json()["models"]
+    for entry in models:
+        row = next(line for line in page.splitlines()
+                   if line.startswith("|") and f"(/models/{entry['slug']}.md)" in line.split("|")[1])
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[1] == entry["status"]
+        shutdown = entry.get("sunset_date")
+        assert (shutdown in cells[4]) if shutdown else cells[4] in NONE, (entry, cells)
+        upgrade = client.get(f"/api/v1/models/{entry['slug']}/upgrade").get_json()
+        named = (upgrade.get("upgrade") or {}).get("slug") if entry["status"] in ("deprecated", "sunset") else None
+        assert (f"(/models/{named}.md)" in cells[5]) if named else cells[5] in NONE, (entry["slug"], upgrade)

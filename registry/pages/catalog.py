@@ -38,7 +38,8 @@ def family(slug):
     db = get_db()
     found = get_or_404("Family", catalog.get_family, slug)
     rows = catalog.family_models(db, slug)
-    return render("family", family=found, models=rows, timeline=timeline.family_timeline(rows, today()))
+    return render("family", family=found, models=present.lifecycle_rows(db, rows, today()),
+                  timeline=timeline.family_timeline(rows, today()))
 
 
 @page("/providers")
@@ -65,8 +66,7 @@ def deprecations():
     provider = params.text("provider")
     rows = schedule.retiring_models(db, status, provider, sort)
     day = today()
-    shown = [{"model": r, "upgrade": upgrade_for(db, r), "days_left": days_left(r["sunset_date"], day)}
-             for r in rows]
+    shown = present.lifecycle_rows(db, rows, day)
     # A cloud retiring its id on a day of its own, while the model itself may still be working there.
     clouds = present.shutdowns([], schedule.platform_shutdowns(db, day, LAST_DAY, provider), day) \
         if status == "deprecated" else []

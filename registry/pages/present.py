@@ -7,10 +7,11 @@ groups them for a person and names where each fact came from.
 
 from ..queries import catalog
 from ..queries.basis import BASIS_TEXT, why
-from ..fields import ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, SOURCE_URLS
+from ..fields import (ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, RETIRING,
+                      SOURCE_URLS)
 from ..lifecycle import days_left
 from ..resolve.index import AliasRow
-from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases
+from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases, upgrade_for
 
 metadata = catalog.metadata_of      # a model row's metadata as a dict (empty when none)
 
@@ -90,6 +91,14 @@ def upgrade_ids(db, row, upgrade) -> list:
         shown.append({"label": PLATFORM_NAMES[source], "current": current.alias if current else None,
                       "upgrade": chosen.alias})
     return shown
+
+
+def lifecycle_rows(db, rows, today: str) -> list:
+    """What a page says of each model's lifecycle, as the API answers it: [{model, upgrade, days_left}]. The badge
+    is model.status, the countdown wording.countdown(days_left, model.sunset_date), and the upgrade the model's
+    own (GET /models/{slug}/upgrade), read for a model that is going (deprecated or sunset) only."""
+    return [{"model": r, "upgrade": upgrade_for(db, r) if r["status"] in RETIRING else None,
+             "days_left": days_left(r["sunset_date"], today)} for r in rows]
 
 
 def shutdowns(own: list, clouds: list, today: str) -> list:
