@@ -49,6 +49,7 @@ MAX_LIMIT = 100
 EXACT, NAME_EXACT, SQUASHED_EXACT = 1.0, 0.95, 0.9
 LITERAL_PREFIX = (0.7, 0.88)     # (floor, score when q covers the whole name)
 SQUASHED_PREFIX = (0.5, 0.69)
+CUT_NUMBER = 0.49                # a start of a name whose number the query cuts short ("2" of "2512")
 STEP = 0.05                      # coverage is rounded to this: near-equal ones tie, and ties go by status
 NAME_FLOOR = 0.3                  # a name match lowered for status may fall below a working words match
 # How much a name match's score drops for a model that is not working (a start, or a versionless id typed loosely).
@@ -315,8 +316,8 @@ def name_score(row, query: _Query) -> float | None:
     band, typed, names = (LITERAL_PREFIX, text, literal) if literal else (SQUASHED_PREFIX, squashed, completions)
     if _cuts_a_number(typed, names):
         # "mistral large 2" is Mistral Large 2.1 (its 2 whole) before mistral-large-2512 (2 of 2512): a number cut
-        # short is the least start of a name.
-        return _lowered(band[0], status, PREFIX_PENALTY)
+        # short scores just below every other start of a name, and takes no share of its line's (_lines_as_one).
+        return _lowered(CUT_NUMBER, status, PREFIX_PENALTY)
     return _lowered(_band(band, len(typed) / min(map(len, names))), status, PREFIX_PENALTY)
 
 
