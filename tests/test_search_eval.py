@@ -37,4 +37,4 @@ def test_search_mrr_at_10_on_the_development_set(truth_db):
     res = eval_search.evaluate(path, slugs, eval_search.read_cases(DATA / "search_dev.jsonl"))
     misses = [(o["q"], o["rank"], o["got"][:3]) for o in res["outcomes"] if o["rank"] != 1]
     assert res["n"] == 108
-    assert res["mrr"] >= 0.90, misses
+    assert res["mrr"] >= 0.99, misses   # issue 45: name queries stay at 0.99 or better
