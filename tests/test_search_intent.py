@@ -280,3 +280,23 @@ def test_every_intent_query_has_a_predicate_the_script_reads():
         assert set(case) == {"q", "kind", "want", "judged"} and re.match(r"^top result is ", case["judged"])
         keys = set(case["want"]) | {k for p in case["want"].get("any_of", []) for k in p}
         assert keys <= set(eval_intent.CHECKS) | {"newest"}, case
+
+
+def test_a_shut_down_model_named_exactly_is_followed_by_its_upgrade(client):
+    """Issue 45: the query names a shut-down model, which stays first; its working upgrade comes right after it."""
+    results = client.get("/api/v1/search?q=claude 3 sonnet").get_json()["results"]
+    upgrade = client.get("/api/v1/models/claude-3-sonnet-20240229/upgrade").get_json()["upgrade"]
+    assert [r["slug"] for r in results[:2]] == ["claude-3-sonnet-20240229", upgrade["slug"]]
+    assert results[0]["score"] >= results[1]["score"]
+
+
+@pytest.mark.parametrize("text, names, cut", [
+    ("mistral large 2", ["mistral-large-2512", "mistral large 3"], True),    # 2 of 2512
+    ("mistral large 2", ["mistral large 2.1", "mistral-large-2411"], False),  # 2.1 holds the 2 whole
+    ("grok4", ["grok-4.7", "grok 4.7"], False),                              # squashed: starts no name
+    ("gpt 5", ["gpt-5"], False),
+    ("claude sonnet", ["claude sonnet 4"], False),                           # no number typed
+])
+def test_a_number_cut_short_is_told_apart(text, names, cut):
+    from registry.search.ranking import _cuts_a_number
+    assert _cuts_a_number(text, names) is cut

@@ -303,3 +303,10 @@ def floating_targets(conn, model_ids) -> dict:
     return dict(conn.execute(
         f"SELECT id, json_extract(metadata, '$.points_to') FROM models WHERE id IN ({', '.join('?' * len(ids))})"
         " AND json_extract(metadata, '$.points_to') IS NOT NULL", ids).fetchall())
+
+
+def upgrade_row(conn, model_id: int):
+    """The RESULT row of a model's upgrade on its own API (platform_lifecycles), or None."""
+    return conn.execute(packed.select(RESULT) + " FROM platform_lifecycles pl JOIN models m ON m.id = pl.upgrade_id"
+                        " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+                        " WHERE pl.model_id = ? AND pl.platform = 'official'", (model_id,)).fetchone()

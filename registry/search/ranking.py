@@ -35,6 +35,7 @@ unknown words corrected to known ones (vocabulary.py) and is read again; a corre
 counts as naming a model exactly. User text never reaches FTS5 as query syntax: each word becomes a
 quoted phrase of its letter/digit runs (Datasette's escape_fts, one step stricter).
 """
+import re
 import unicodedata
 from dataclasses import dataclass, replace
 
@@ -124,8 +125,22 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
             if again and again[0][1]["status"] in WORKING:
                 shown = {row["id"] for _, row in again}
                 found = again + [item for item in found if item[1]["id"] not in shown]
+    if not filters:
+        found = _successor_after_a_named_retiree(conn, found)
     top = found[:limit]
     return [result(row, value) for value, row in top]
+
+
+def _successor_after_a_named_retiree(conn, found: list) -> list:
+    """A shut-down model the query names exactly stays first, and its upgrade comes right after it ("grok4": grok-4,
+    then Grok 4.7), at the score of what followed it (issue 45)."""
+    if not found or found[0][0] < SQUASHED_EXACT or found[0][1]["status"] != "sunset":
+        return found
+    upgrade = candidates.upgrade_row(conn, found[0][1]["id"])
+    if upgrade is None:
+        return found
+    rest = [item for item in found[1:] if item[1]["id"] != upgrade["id"]]
+    return [found[0], (rest[0][0] if rest else WORDS_WEIGHTS["top"], upgrade), *rest]
 
 
 def _only_retired_by_words(found: list) -> bool:
@@ -314,16 +329,24 @@ def name_score(row, query: _Query) -> float | None:
     # Typed literally (hyphens and dots as in the name) is a stronger hint than squashed.
     literal = [n for n in _literal_names(row, aliases) if n.startswith(text)]
     band, typed, names = (LITERAL_PREFIX, text, literal) if literal else (SQUASHED_PREFIX, squashed, completions)
-    if _cuts_a_number(typed, names):
+    if _cuts_a_number(text, _literal_names(row, aliases)):
         # "mistral large 2" is Mistral Large 2.1 (its 2 whole) before mistral-large-2512 (2 of 2512): a number cut
         # short scores just below every other start of a name, and takes no share of its line's (_lines_as_one).
         return _lowered(CUT_NUMBER, status, PREFIX_PENALTY)
     return _lowered(_band(band, len(typed) / min(map(len, names))), status, PREFIX_PENALTY)
 
 
-def _cuts_a_number(typed: str, names: list) -> bool:
-    """Does the query end in a number that each name it starts continues with another digit?"""
-    return typed[-1:].isdigit() and all(len(n) > len(typed) and n[len(typed)].isdigit() for n in names)
+_SEPARATORS = re.compile(r"[^a-z0-9]+")
+
+
+def _cuts_a_number(text: str, names: list) -> bool:
+    """Does the query end in a number that every name it starts (separators read alike: "mistral large 2" starts
+    mistral-large-2512) continues with another digit? A squashed query ("grok4") starts no name so: never cut."""
+    typed = _SEPARATORS.sub(" ", text).strip()
+    if not typed[-1:].isdigit():
+        return False
+    started = [n for n in (_SEPARATORS.sub(" ", name).strip() for name in names) if n.startswith(typed)]
+    return bool(started) and all(len(n) > len(typed) and n[len(typed)].isdigit() for n in started)
 
 
 def _holds(runs: list, word: list, prefix: bool) -> bool:
