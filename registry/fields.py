@@ -106,6 +106,8 @@ FIELDS = (
     Field("earliest_sunset_date", "date", "metadata"),
     # A platform's own schedule for its ids of the model, by platform (cloud-a: {sunset_date: ...}).
     Field("platforms", "platforms", "metadata"),
+    # The page where the provider names the replacement (a curated successor's, docs/lifecycle.md#why).
+    Field("successor_url", "url", "metadata"),
     # A floating id (gpt-4o, *-latest): the dated snapshot it points at (docs/lifecycle.md#floating-ids).
     Field("points_to", "model_slug", "metadata"),
     # The provider calls it a preview or experimental release (a public preview whose id says nothing of it):

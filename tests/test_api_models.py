@@ -291,3 +291,19 @@ def test_a_model_answer_holds_what_the_database_holds(client, rw, name, count):
         resolved = client.get("/api/v1/resolve?q=Llama-3.1-8B-Instruct")
         assert resolved.status_code == 200, resolved.get_json()
         assert resolved.get_json()["matched_model"]["display_name"] == name
+
+
+@pytest.mark.parametrize("slug, named_by", [
+    # a curated replacement cites the page that names it (curation's successor_url)
+    ("claude-3-sonnet-20240229", {"source": "curation",
+                                  "url": "https://docs.anthropic.com/en/docs/about-claude/model-deprecations"}),
+    # no page curated: the source alone, never a made-up address
+    ("claude-3-5-sonnet-20241022", {"source": "curation", "url": None}),
+])
+def test_a_named_replacement_says_who_named_it_and_where(client, slug, named_by):
+    body = client.get("/api/v1/resolve", query_string={"q": slug}).get_json()
+    assert body["upgrade"]["why"]["basis"] == "replacement"
+    assert body["upgrade"]["why"]["named_by"] == named_by
+    official = next(p for p in client.get(f"/api/v1/models/{slug}").get_json()["platforms"]
+                    if p["platform"] == "official")
+    assert official["upgrade"]["named_by"] == named_by and "successor_url" not in official["sources"]

@@ -46,7 +46,11 @@ def test_lifecycle_headers(model, upgrade, expected):
     ({"official": {"sunset_date": "2027-03-30"}}, "not a platform"),
     ({"azure": {"sunset_date": "2027-03-30"}}, "not a platform"),
     ({"cloud-a": {"sunset_date": "2027-03"}}, "ISO date"),
-    ({"cloud-a": {"shutdown": "2027-03-30"}}, "must hold some of deprecation_date, status, successor, sunset_date"),
+    ({"cloud-a": {"shutdown": "2027-03-30"}},
+     "must hold some of deprecation_date, deprecation_url, status, successor, sunset_date"),
+    # the page that states the schedule and names the replacement: a web page, nothing else
+    ({"cloud-a": {"successor": "claude-sonnet-4-6", "deprecation_url": "https://docs.aws.amazon.com/bedrock/"}}, None),
+    ({"cloud-a": {"successor": "claude-sonnet-4-6", "deprecation_url": "javascript:alert(1)"}}, "http"),
     ({"hub": {"status": "sunset"}}, None),
     ({"cloud-a": {"successor": "claude-sonnet-4-6", "sunset_date": "2027-03-30"}}, None),
     ({}, "must map"),

@@ -65,9 +65,10 @@ def _version(value):
 
 
 # What a platform's own schedule may state (docs/lifecycle.md#platforms): its days, the replacement it
-# names (a model slug), and a status only where no day says it (a platform listing an id as retired).
+# names (a model slug), a status only where no day says it (a platform listing an id as retired), and the page
+# that says so (deprecation_url, the upgrade's named_by.url).
 PLATFORM_KEYS = {"deprecation_date": _date, "sunset_date": _date, "successor": _model_slug,
-                 "status": _one_of(RETIRING)}
+                 "status": _one_of(RETIRING), "deprecation_url": _url}
 SCHEDULED_PLATFORMS = PLATFORMS[1:]   # the provider's own API is the model's own fields
 
 

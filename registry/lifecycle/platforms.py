@@ -31,7 +31,8 @@ class Lifecycle:
 
 def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
     """A model's lifecycle on one platform, given its own status (without the upgrade)."""
-    own_sources = {k: member.sources[k] for k in DATES + ("successor",) if member.sources.get(k)}
+    # successor_url: the page naming the replacement, kept beside its source (queries/basis.py named_by)
+    own_sources = {k: member.sources[k] for k in DATES + ("successor", "successor_url") if member.sources.get(k)}
     if platform == OFFICIAL:
         return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id,
                          sources=own_sources)
@@ -42,10 +43,12 @@ def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
         status = entry.get("status") or derive(days, {}, on) or (own if working(own) else "active")
         successor = entry.get("successor_id")
         sources = {k: named.get(k, entry.get("source")) for k in (*DATES, "status", "successor") if entry.get(k)}
+        if successor is not None and entry.get("deprecation_url"):   # the platform's page names its replacement
+            sources["successor_url"] = entry["deprecation_url"]
         if successor is None and platform != HUB_PLATFORM:   # the provider's named replacement, with its source
             successor = member.successor_id
             if successor is not None and own_sources.get("successor"):
-                sources["successor"] = own_sources["successor"]
+                sources.update((k, own_sources[k]) for k in ("successor", "successor_url") if own_sources.get(k))
         return Lifecycle(status, days["deprecation_date"], days["sunset_date"], successor, own_schedule=True,
                          sources=sources)
     if platform == HUB_PLATFORM:   # published weights: no host's retirement shuts them down
@@ -55,7 +58,7 @@ def on_platform(member: Member, platform: str, own: str, on: str) -> Lifecycle:
         # its provider retired (Bedrock keeps a model its maker's API shut down).
         return Lifecycle("active", successor_id=member.successor_id, own_schedule=True,
                          sources={"status": named.get("listed", entry.get("source")),
-                                  **({"successor": own_sources["successor"]} if own_sources.get("successor") else {})})
+                                  **{k: own_sources[k] for k in ("successor", "successor_url") if own_sources.get(k)}})
     return Lifecycle(own, member.deprecation_date, member.sunset_date, member.successor_id, sources=own_sources)
 
 

@@ -21,13 +21,14 @@ BASIS_TEXT = {
 
 
 def named_by(lifecycle_row) -> dict | None:
-    """Who named the replacement a `replacement` basis follows: {source, url} (url: the source's own address,
-    None for curation, whose YAML comment names the page), or None for another basis."""
+    """Who named the replacement a `replacement` basis follows: {source, url} (url: the page that names it, as
+    curated (`successor_url`) or as the platform's schedule gives it, else the source's own address; None where
+    neither is known), or None for another basis."""
     if lifecycle_row["upgrade_basis"] != "replacement":
         return None
     sources = json.loads(lifecycle_row["sources"]) if lifecycle_row["sources"] else {}
     source = sources.get("successor")
-    return {"source": source, "url": SOURCE_URLS.get(source)} if source else None
+    return {"source": source, "url": sources.get("successor_url") or SOURCE_URLS.get(source)} if source else None
 
 
 def _capabilities(row) -> dict:

@@ -221,7 +221,8 @@ def platform_order(row) -> int:
 def platform_dict(row) -> dict:
     """A platform lifecycle object (docs/lifecycle.md#platforms): where, status, days, the platform's named
     replacement, the upgrade decided there, whether the days are the platform's own, and their sources."""
-    sources = json.loads(row["sources"]) if row["sources"] else {}
+    # {field: source}; the page naming the replacement is the upgrade's named_by.url
+    sources = {k: v for k, v in (json.loads(row["sources"]) if row["sources"] else {}).items() if k != "successor_url"}
     return {
         "platform": row["platform"], "name": PLATFORM_NAMES[row["platform"]], "status": row["status"],
         "deprecation_date": row["deprecation_date"], "sunset_date": row["sunset_date"],
