@@ -1,12 +1,13 @@
 """A page of the model list: the filters as SQL, the page walked on the sort indexes, and each row as the Model
-object of a list, built in Python (model_summaries) or written by SQLite as JSON text (list_models_json)."""
+object of a list, written by SQLite as JSON text (list_models_json; list_models reads it). A single model's
+answer starts from the same object built in Python from the same table (model_summary)."""
 import json
 
 from ..db import FROM_MODELS, GENERATION, JOINS, PROVIDER_JOIN  # noqa: F401  (FROM_MODELS: the readers')
 from . import packed
 from .capabilities import filter_conditions
 from .where import Where
-from ..fields import LIST_DATES_AND_SIZES
+from ..fields import FIELDS, LIST_DATES_AND_SIZES
 
 
 
@@ -19,9 +20,9 @@ def from_ids(ids: str) -> str:
 
 
 # The Model object of a list, described once: each key with the column it is read from, in the order it is
-# written; a nested object as its own (key, column) pairs; a flag as 0/1 written true/false. MODEL_LIST_COLUMNS
-# (the row Python reads) and _SUMMARY_JSON (the object SQLite writes) are both made from it. A list's rows hold
-# only these: the wide columns (metadata, capabilities) stay on disk.
+# written; a nested object as its own (key, column) pairs; a flag as 0/1 written true/false. _SUMMARY_JSON (the
+# object SQLite writes for a list) and model_summary (a single model's, from its full row) are both made from it.
+# A list's rows hold only these: the wide columns (metadata, capabilities) stay on disk.
 SUMMARY = (
     *((name, f"m.{name}") for name in ("slug", "display_name", "version", "status", "model_type")),
     ("family", (("slug", "f.slug"), ("name", "f.name"))),
@@ -30,6 +31,7 @@ SUMMARY = (
     ("is_open_source", "f.is_open_source"),
 )
 FLAGS = ("is_open_source",)
+COUNTS = tuple(f.name for f in FIELDS if f.kind == "count")
 
 
 def _columns() -> list:
@@ -38,8 +40,6 @@ def _columns() -> list:
             for sub, column in (value if isinstance(value, tuple) else ((None, value),))]
 
 
-MODEL_LIST_COLUMNS = "\nSELECT " + ", ".join(f"{column} AS {'_'.join(filter(None, path))}"
-                                             for path, column in _columns()) + "\n"
 _SUMMARY_COLUMNS = tuple("_".join(filter(None, path)) for path, _ in _columns())
 _BY_NAME = {name: name for name in _SUMMARY_COLUMNS}
 
@@ -49,28 +49,23 @@ def _json_value(key: str, value) -> str:
         return "json_object(" + ", ".join(f"'{sub}', {column}" for sub, column in value) + ")"
     if key in FLAGS:
         return f"json(CASE WHEN {value} THEN 'true' ELSE 'false' END)"
+    if key in COUNTS:
+        # A count is an integer as every write stores it; a REAL a hand left there is written with the 17 digits
+        # that read back as the same number (json_object's own 15 do not), an infinite one as null.
+        return (f"CASE WHEN typeof({value}) = 'real' THEN CASE WHEN abs({value}) <= 1.7976931348623157e308"
+                f" THEN json(printf('%!.17g', {value})) END ELSE {value} END")
     return value
 
 
-# The same Model object written by SQLite, key for key (a 50-model page's dicts and their JSON encoding were two
-# thirds of its cost in Python), a page as one text (queries/packed.py). SQLite writes strings as Python's json
-# does with ensure_ascii off, but a REAL as %!.15g, not as the shortest repr: a page holding one is built in Python.
+# The Model object of a list as SQLite writes it, key for key (a 50-model page's dicts and their JSON encoding were
+# two thirds of its cost in Python), a page as one text (queries/packed.py): strings and integers as Python's json
+# writes them with ensure_ascii off, and a count that is a REAL as the same number (_json_value).
 _SUMMARY_JSON = "json_object(" + ", ".join(f"'{key}', {_json_value(key, value)}" for key, value in SUMMARY) + ")"
-_INEXACT = packed.inexact_sql("m." + c for c in LIST_DATES_AND_SIZES)
 
 
 def model_summary(row) -> dict:
     """A Model object as in lists (spec: Model without the single-model-only fields)."""
     return _summary(row, _BY_NAME)
-
-
-def model_summaries(cursor) -> list:
-    """The Model object of every row of a cursor over MODEL_LIST_COLUMNS (or MODEL_SELECT)."""
-    # Read by position: a sqlite3.Row finds a name by comparing it with each column's, per field and row,
-    # which was half of a 50-model page's Python.
-    at = {d[0]: i for i, d in enumerate(cursor.description)}
-    places = {name: at[name] for name in _SUMMARY_COLUMNS}
-    return [_summary(row, places) for row in cursor]
 
 
 def _summary(row, at: dict) -> dict:
@@ -103,27 +98,18 @@ def run_count(db):
 
 
 def list_models(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[list, int]:
-    """One page of models matching filters, and the total count (by count(sql, args), default run_count(db))."""
-    for ids, args, total in _pages(db, filters, sort, page, per_page, count):
-        if ids is None:
-            return [], total
-        rows = model_summaries(db.execute(MODEL_LIST_COLUMNS + from_ids(ids) + f" ORDER BY {_SORTS[sort]}", args))
-        if rows:
-            return rows, total
-    return [], total
+    """One page of models matching filters as Model objects, and the total count (list_models_json's, read)."""
+    text, total = list_models_json(db, filters, sort, page, per_page, count)
+    return json.loads(text), total
 
 
 def list_models_json(db, filters: dict, sort: str, page: int, per_page: int, count=None) -> tuple[str, int]:
-    """list_models' page as the JSON text of its array (what json.dumps writes of list_models' list, compact and
-    with ensure_ascii off), and the total count."""
+    """One page of models matching filters as the JSON text of its array of Model objects (compact, ensure_ascii
+    off), and the total count (by count(sql, args), default run_count(db))."""
     for ids, args, total in _pages(db, filters, sort, page, per_page, count):
         if ids is None:
             return "[]", total
-        text = packed.rows_text(db, _SUMMARY_JSON, _INEXACT,
-                                f"{from_ids(ids)} ORDER BY {_SORTS[sort]}", args)
-        if text is None:
-            return json.dumps(list_models(db, filters, sort, page, per_page, count)[0], ensure_ascii=False,
-                              separators=(",", ":")), total
+        text = packed.rows_text(db, _SUMMARY_JSON, "0", f"{from_ids(ids)} ORDER BY {_SORTS[sort]}", args)
         if text != "[]":
             return text, total
     return "[]", total
@@ -147,56 +133,58 @@ def _pages(db, filters: dict, sort: str, page: int, per_page: int, count):
     yield f"{ids} ORDER BY {_SORTS[sort]} LIMIT ? OFFSET ?", args + [per_page, offset], total
 
 
+# The index each sort's page is walked on (schema.sql): entries in the list's order, each holding the family.
+SORT_INDEX = {"release_date": "models_release", "parameter_count": "models_params"}
+
+
 def _page(db, filters: dict, sort: str, page: int, per_page: int, count) -> tuple[str | None, list, int, int]:
     """(the SQL selecting the ids of the list's models, unordered, its arguments, the total count, the data
     generation it was counted at); None for the SQL when the page is past the end."""
     where = Where().equal("p.slug", filters.get("provider")).equal("f.slug", filters.get("family"))
     where.equal("f.is_open_source", filters.get("open_source"))
     joined = len(where)      # every condition so far reads the family or the provider (one argument each)
-    status_at = None
     statuses = filters.get("status") or []
     if len(statuses) > 1:      # "working": active,latest (docs/api-decisions.md#parameters)
         where.one_of("m.status", statuses)
     elif statuses:
-        status_at = len(where)
-        # With a provider or family, the plan starts from its models (+ keeps SQLite off models_status,
-        # which would visit every model of that status); alone, the status index counts without row reads.
-        where.add("+m.status = ?" if joined else "m.status = ?", statuses[0])
+        where.equal("m.status", statuses[0])
     if filters.get("min_params") is not None:
         where.add("m.parameter_count >= ?", filters["min_params"])
     if filters.get("max_params") is not None:
         where.add("m.parameter_count <= ?", filters["max_params"])
     where.extend(filter_conditions(filters))   # model_type and the capabilities; the rest above
-    # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them.
-    source = " FROM models m" + (JOINS if joined else "")
-    clause = where.sql()
+    # Every model has a family and a provider (NOT NULL foreign keys): join them only to filter on them. A
+    # provider's or family's models of one status are found by models_family_status_release, never by visiting
+    # every model of that status.
+    models = " FROM models m INDEXED BY models_family_status_release" if joined and len(statuses) == 1 \
+        else " FROM models m"
+    source, clause = models + (JOINS if joined else ""), where.sql()
     count = count or run_count(db)
     total, counted_at = count(f"SELECT (SELECT count(*){source}{clause}), {GENERATION}", where.args)
     offset = (page - 1) * per_page
     if offset >= total:
         return None, [], total, counted_at
-    if status_at is not None and not joined and sort == "release_date":
-        pass   # models_status_release holds this page in order: walk it
-    elif status_at is not None and not joined and not _few(count, total, offset + per_page):
-        # A common status: walk the sort index and skip the other statuses (+ keeps SQLite off
-        # models_status, whose plan reads and sorts every matching row to return one page).
-        where.conditions[status_at] = "+m.status = ?"
-        clause = where.sql()
-    elif joined and not _few(count, total, offset + per_page):
-        # A big provider's first pages: walk the sort index, whose entries hold the family, and keep its families'
-        # models (+ keeps SQLite off models_family), rather than read and sort every one of them.
-        families = f"SELECT f.id FROM families f{PROVIDER_JOIN} WHERE {' AND '.join(where.conditions[:joined])}"
-        source = " FROM models m"
-        clause = Where([f"+m.family_id IN ({families})", *where.conditions[joined:]]).sql()
     # The page's ids first, from the narrow rows of the indexes; then the full rows of those ids only.
+    if _walk_the_sort_index(count, total, offset + per_page, joined, statuses, sort):
+        walked = f" FROM models m INDEXED BY {SORT_INDEX[sort]}"
+        if joined:   # the sort index's entries hold the family: keep the provider's or family's
+            families = f"SELECT f.id FROM families f{PROVIDER_JOIN} WHERE {' AND '.join(where.conditions[:joined])}"
+            return (f"SELECT m.id{walked}{Where([f'm.family_id IN ({families})', *where.conditions[joined:]]).sql()}",
+                    where.args, total, counted_at)
+        return f"SELECT m.id{walked}{clause}", where.args, total, counted_at
     return f"SELECT m.id{source}{clause}", where.args, total, counted_at
 
 
-def _few(count, matching: int, needed: int) -> bool:
-    """Is reading and sorting every matching row cheaper than walking the sort index to this page?
+def _walk_the_sort_index(count, matching: int, needed: int, joined: int, statuses: list, sort: str) -> bool:
+    """Is a page read best by walking its sort's index and skipping the rows that do not match (docs/running.md#
+    the-model-list), rather than by reading every matching row and sorting them?
 
-    Walking visits about needed * models / matching rows; sorting reads `matching` rows. The number of models is
-    the rowid bound (O(log n)), read by count: the app keeps it for the data generation, as the lists' counts.
+    Only where a filter leaves the sort's order to find: one status alone (by release, models_status_release
+    holds the page in order already), or a provider or family. Walking visits about needed * models / matching
+    rows; sorting reads `matching` rows. The number of models is the rowid bound (O(log n)), read by count: the
+    app keeps it for the data generation, as the lists' counts.
     """
+    if not (joined or (len(statuses) == 1 and sort != "release_date")):
+        return False
     models = count(f"SELECT max(id), {GENERATION} FROM models", [])[0] or 0
-    return matching * matching <= needed * models
+    return matching * matching > needed * models
