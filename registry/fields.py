@@ -108,6 +108,8 @@ FIELDS = (
     Field("platforms", "platforms", "metadata"),
     # The page where the provider names the replacement (a curated successor's, docs/lifecycle.md#why).
     Field("successor_url", "url", "metadata"),
+    # What the model costs on each platform (registry/pricing.py, docs/api.md#prices): platform -> price entry.
+    Field("prices", "prices", "metadata"),
     # A floating id (gpt-4o, *-latest): the dated snapshot it points at (docs/lifecycle.md#floating-ids).
     Field("points_to", "model_slug", "metadata"),
     # The provider calls it a preview or experimental release (a public preview whose id says nothing of it):

@@ -4,7 +4,7 @@ rewording an Atom title is an edit here and nothing stored keeps old words
 (docs/api-decisions.md#change-history). The change history stores what changed, as data
 (merge/changes.py); the words are made when it is read.
 """
-from .fields import RETIRING
+from .fields import PLATFORM_NAMES, RETIRING
 
 # What a lifecycle day means, by the change kind that announces it (the calendar's events).
 DAY_MEANINGS = {"deprecation_announced": "deprecated", "shutdown_scheduled": "shuts down"}
@@ -28,6 +28,32 @@ def _was(old) -> str:
 
 def _shown(value) -> str:
     return "none" if value is None else str(value)
+
+
+def price(entry) -> str:
+    """A price entry in words: "$3 in / $15 out per 1M tokens" (or per request, per image)."""
+    if not isinstance(entry, dict):
+        return "none"
+    sign = "$" if entry.get("currency") == "USD" else f"{entry.get('currency', '')} "
+    money = lambda value: f"{sign}{value:g}"   # noqa: E731  (3.0 -> $3, 0.125 -> $0.125)
+    parts = []
+    if entry.get("input_per_mtok") is not None or entry.get("output_per_mtok") is not None:
+        parts.append(" / ".join(f"{money(entry[k])} {word}" for k, word in (("input_per_mtok", "in"),
+                                                                          ("output_per_mtok", "out"))
+                                if entry.get(k) is not None) + " per 1M tokens")
+    for key, unit in (("per_request", "request"), ("per_image", "image")):
+        if entry.get(key) is not None:
+            parts.append(f"{money(entry[key])} per {unit}")
+    return ", ".join(parts) or "none"
+
+
+def _price_title(slug: str, platform: str, old, new) -> str:
+    where = PLATFORM_NAMES.get(platform, platform)
+    if old is None:
+        return f"{slug}: priced on {where} at {price(new)}"
+    if new is None:
+        return f"{slug}: no longer priced on {where} (was {price(old)})"
+    return f"{slug}: price on {where} changed from {price(old)} to {price(new)}"
 
 
 def title(change: dict) -> str:
@@ -58,6 +84,8 @@ def title(change: dict) -> str:
             f"{change['family_slug']}: no working model left (latest was {old})"
     if kind != "field_changed" or not change["field"]:
         return change.get("title") or f"{slug}: {_label(kind)}"
+    if change["field"].startswith("prices."):
+        return _price_title(slug, change["field"].split(".", 1)[1], old, new)
     if old is None:
         return f"{slug}: {_label(change['field'])} set to {_value(new)}"
     if new is None:

@@ -12,7 +12,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "registry"
 # Low to high. A unit is a top-level module or subpackage of registry/.
 LAYERS = [
-    {"fields", "config", "text", "json_limits", "url_policy", "storage", "sql", "generations"},
+    {"fields", "config", "text", "json_limits", "url_policy", "storage", "sql", "generations", "pricing"},
     # identifiers normalized, and the search documents: both wings read them, the write path keeps them
     {"normalize", "documents", "wording", "lifecycle", "db", "migrations"},
     {"merge"},                                  # the write path: facts -> models, lifecycle, changes

@@ -53,8 +53,47 @@ def test_openrouter_fetches_its_public_catalog_without_a_key():
 def test_openrouter_parse(model_id, provider, fields, links, skip):
     records = {r.model_id: r for r in openrouter.parse([Page(load("openrouter-models.json"))])}
     record = records[model_id]
-    assert (record.provider, record.fields, record.links, record.skip) == (provider, fields, links, skip)
+    lane = {k: v for k, v in record.fields.items() if k != "prices"}   # prices: test_openrouter_prices
+    assert (record.provider, lane, record.links, record.skip) == (provider, fields, links, skip)
     assert record.aliases == ([] if skip else [(model_id, "gateway")])
+
+
+USD = {"currency": "USD"}
+
+
+@pytest.mark.parametrize("model_id, price", [
+    # USD per token, as strings, read exactly per 1M tokens; cache reads and writes beside
+    ("anthropic/claude-sonnet-4.5", {"input_per_mtok": 3.0, "output_per_mtok": 15.0,
+                                     "cached_input_read_per_mtok": 0.3, "cached_input_write_per_mtok": 3.75, **USD}),
+    ("google/gemini-2.0-flash-001", {"input_per_mtok": 0.1, "output_per_mtok": 0.4, "cached_input_read_per_mtok":
+                                     0.025, "cached_input_write_per_mtok": 0.08333333333333334, **USD}),
+    ("minimax/minimax-m2.5", {"input_per_mtok": 0.15, "output_per_mtok": 1.15, **USD}),
+])
+def test_openrouter_prices(model_id, price):
+    records = {r.model_id: r for r in openrouter.parse([Page(load("openrouter-models.json"))])}
+    assert records[model_id].fields["prices"] == {"gateway": price}
+
+
+@pytest.mark.parametrize("pricing, price", [
+    ({"prompt": "-1", "completion": "-1"}, None),             # a router's "varies": no price
+    ({"prompt": "0", "completion": "0"}, {"input_per_mtok": 0.0, "output_per_mtok": 0.0, **USD}),   # free
+    ({"prompt": "0.000001", "request": "0.005"}, {"input_per_mtok": 1.0, "per_request": 0.005, **USD}),
+    ({}, None),
+])
+def test_openrouter_price_shapes(pricing, price):
+    page = Page({"data": [{"id": "openai/gpt-4o", "pricing": pricing}]})
+    assert openrouter.parse([page])[0].fields.get("prices") == ({"gateway": price} if price else None)
+
+
+def test_a_price_that_is_no_number_is_refused_alone(catalog_conn):
+    """One id's bad price never fails the run: the check of upstream values refuses that price, with why."""
+    from registry.ingest.match import records_to_facts
+    page = Page({"data": [{"id": "anthropic/claude-sonnet-4.5", "pricing": {"prompt": "three dollars"}},
+                          {"id": "anthropic/claude-3.5-sonnet", "pricing": {"prompt": "0.000003"}}]})
+    facts, _aliases, details = records_to_facts(catalog_conn, "openrouter-catalog", openrouter.parse([page]))
+    assert any("prices.gateway" in line and "must be a number" in line for line in details["refused"])
+    priced = {slug for _source, slug, field, _value in facts if field == "prices"}
+    assert priced == {"claude-3-5-sonnet-20241022"}
 
 
 # -- Amazon Bedrock ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ from functools import partial
 
 from flask import current_app, jsonify
 
-from ..queries import catalog, model_list
+from ..queries import catalog, model_list, prices
 from ..web.connection import get_db
 from ..web import generation_memo
 from ..fields import OFFICIAL, RETIRING, STATUSES
@@ -62,6 +62,12 @@ def get_upgrade(slug):
     upgrade = upgrade_for(get_db(), row)
     lifecycle = catalog.platform_lifecycle(get_db(), row["id"], OFFICIAL) if upgrade is not None else None
     return jsonify(upgrade_answer(row, upgrade, lifecycle)), lifecycle_headers(row, upgrade)
+
+
+@bp.get("/models/<slug>/prices")
+def get_prices(slug):
+    row = get_or_404("Model", catalog.model_by_slug, slug)
+    return jsonify({"prices": prices.history(get_db(), row, catalog.metadata_of(row))})
 
 
 @bp.get("/models/<slug>/history")

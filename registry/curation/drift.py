@@ -136,16 +136,27 @@ def _reason(lines: list, line: int, theirs) -> str | None:
 def unattached(conn) -> list[str]:
     """The ids each platform's catalog listed at its last completed run that no model of the registry answers to
     (details.unattached): curate the model, or say why not (docs/lifecycle.md#platform-catalogs)."""
+    return _last_runs_say(conn, "unattached", PLATFORM_SOURCES)
+
+
+def held_prices(conn) -> list[str]:
+    """The prices each source's last completed run held instead of serving (details.held_prices): a jump to
+    confirm in curation, or to let the next run correct (docs/api.md#prices)."""
+    sources = [r[0] for r in conn.execute("SELECT DISTINCT source FROM ingestion_runs ORDER BY source")]
+    return _last_runs_say(conn, "held_prices", sources)
+
+
+def _last_runs_say(conn, key: str, sources) -> list[str]:
     found = []
-    for source in PLATFORM_SOURCES:
+    for source in sources:
         run = conn.execute("SELECT details FROM ingestion_runs WHERE source = ? AND status = 'completed'"
                            " ORDER BY id DESC LIMIT 1", (source,)).fetchone()
         details = json.loads(run[0]) if run and run[0] else {}
-        found += [f"{source}: {line}" for line in details.get("unattached", ())]
+        found += [f"{source}: {line}" for line in details.get(key, ())]
     return found
 
 
-def report(drift: list[Drift], platform_ids: list[str] = ()) -> str:
+def report(drift: list[Drift], platform_ids: list[str] = (), held: list[str] = ()) -> str:
     """The drift report: what to fix, then what curation keeps and why, then the platforms' ids no model holds."""
     fix = [d for d in drift if not d.kept_because]
     kept = [d for d in drift if d.kept_because]
@@ -156,4 +167,7 @@ def report(drift: list[Drift], platform_ids: list[str] = ()) -> str:
     out.append(f"Ids a platform's catalog lists that no model of the registry answers to ({len(platform_ids)}):"
                " curate the model (with its source), or leave it")
     out += [f"  {line}" for line in platform_ids]
+    out.append(f"Prices held for a curator, the price stated before still served ({len(held)}): confirm the new one"
+               " in curation (with its source), or leave it for the next run")
+    out += [f"  {line}" for line in held]
     return "\n".join(out)

@@ -4,6 +4,7 @@ import re
 
 from ..fields import BY_NAME, CURATED, MODALITIES, MODEL_TYPES, PLATFORMS, STATUSES
 from ..fields import RETIRING
+from .. import pricing
 
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MODEL_SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
@@ -99,11 +100,22 @@ def _flag(value):
     return None if isinstance(value, bool) else "must be true or false (leave it out when no source says)"
 
 
+def _prices(value):
+    if not isinstance(value, dict) or not value:
+        return "must map platforms to price entries"
+    for platform, entry in value.items():
+        why = (f"is not one of {', '.join(pricing.PRICED_PLATFORMS)}" if platform not in pricing.PRICED_PLATFORMS
+               else pricing.problem(entry))
+        if why:
+            return f"{platform}: {why}"
+    return None
+
+
 # A field's kind (registry/fields.py) -> its checker.
 KIND_CHECKS = {
     "family_slug": _family_slug, "text": _text, "version": _version, "model_type": _one_of(MODEL_TYPES),
     "date": _date, "count": _count, "url": _url, "model_slug": _model_slug, "status": _one_of(STATUSES),
-    "platforms": _platforms, "modalities": _modalities, "flag": _flag,
+    "platforms": _platforms, "modalities": _modalities, "flag": _flag, "prices": _prices,
 }
 
 

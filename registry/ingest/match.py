@@ -12,7 +12,7 @@ from collections import Counter
 from ..fields import FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
 from ..normalize import normalize
-from . import validate
+from . import prices, validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -142,7 +142,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             tally[record.skip] += 1
             continue
         if platform is not None and (any(a[1] != platform for a in record.aliases)
-                                     or set(record.fields.get("platforms", {})) - {platform}):
+                                     or set(record.fields.get("platforms", {})) - {platform}
+                                     or set(record.fields.get("prices", {})) - {platform}):
             tally["refused: another platform's id or schedule"] += 1
             refused.append(f"{record.provider}/{record.model_id}: not an id or schedule of {platform}")
             continue
@@ -213,6 +214,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             refused.append(f"{mine}/{slug}: replacement {target} is {theirs}'s")
         elif target != slug:
             placed[slug]["successor"] = target
+    held = prices.dated(conn, source, placed)
     facts = _within_bound(fact_rows(source, placed), refused, checked.refused_values)
     alias_rows = [(source, alias, slug, alias_source, position)
                   for (alias, alias_source), (slug, position) in aliases.items()]
@@ -223,6 +225,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         details["unattached"] = _bounded(sorted(unattached))
     if refused:
         details["refused"] = _bounded(sorted(refused))
+    if held:   # registry curate --drift lists them too (docs/api.md#prices)
+        details["held_prices"] = _bounded(sorted(held))
     details.update(checked.details())
     return facts, alias_rows, details
 

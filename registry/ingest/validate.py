@@ -16,6 +16,7 @@ from datetime import date
 
 from ..fields import (ALIAS_SOURCES, BY_NAME, COUNT_RANGES, DATE_WINDOW, ID_PATTERN, MAX_ID, MAX_NAME, MAX_TEXT,
                       MODEL_TYPES, PLATFORMS)
+from .. import pricing
 from ..text import one_line, without_controls
 from ..url_policy import problem as url_problem
 
@@ -270,8 +271,10 @@ def _fields(fields: dict, label: str, checked: Checked) -> dict:
         if value is None:
             continue
         try:
-            if name == "platforms":   # these two refuse their parts one by one
+            if name == "platforms":   # these three refuse their parts one by one
                 cleaned = _platforms(value, label, checked)
+            elif name == "prices":
+                cleaned = _prices(value, label, checked)
             elif name == "replacement_models":
                 cleaned = _ids(value, label, name, checked)
             else:
@@ -295,6 +298,22 @@ def _ids(value, label: str, name: str, checked: Checked) -> list:
             kept.append(_id(item))
         except Refused as exc:
             checked.refuse(label, name, item, str(exc))
+    return kept
+
+
+def _prices(value, label: str, checked: Checked) -> dict:
+    """A source's prices of a model, platform by platform (registry/pricing.py): an entry that is no price is
+    refused whole, the others kept."""
+    if not isinstance(value, dict):
+        raise Refused("is not a model's prices by platform")
+    kept = {}
+    for platform, entry in value.items():
+        why = (f"is not one of {', '.join(pricing.PRICED_PLATFORMS)}" if platform not in pricing.PRICED_PLATFORMS
+               else pricing.problem(entry))
+        if why:
+            checked.refuse(label, f"prices.{platform}", entry, why)
+        else:
+            kept[platform] = entry
     return kept
 
 

@@ -9,6 +9,7 @@ import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from .. import pricing
 from ..db import FROM_MODELS, now_iso
 from ..fields import COLUMNS, OFFICIAL, REMOVED, RETIRING, sql_list
 
@@ -99,6 +100,26 @@ def _model_changes(slug: str, old: dict, new: dict, source: str) -> list:
     if old["status"] != new["status"]:
         found.append(_change("status_changed", new, _status_source(new, source), "status",
                              old["status"], new["status"]))
+    if old["metadata"] != new["metadata"]:
+        found.extend(_price_changes(old, new, source))
+    return found
+
+
+def _prices(row: dict) -> dict:
+    return (json.loads(row["metadata"]).get("prices") or {}) if row.get("metadata") else {}
+
+
+def _price_changes(old: dict, new: dict, source: str) -> list:
+    """A price that appears, changes or goes on a platform: a field_changed of `prices.<platform>` with the whole
+    entries (docs/api.md#prices); the same price from another source is no change."""
+    was, now = _prices(old), _prices(new)
+    found = []
+    for platform in sorted(was.keys() | now.keys()):
+        before, after = was.get(platform), now.get(platform)
+        if before and after and pricing.same(before, after):
+            continue
+        found.append(_change("field_changed", new, (after or before).get("source") or source,
+                             f"prices.{platform}", before, after))
     return found
 
 

@@ -35,7 +35,7 @@ def accepts(source: str, field: str) -> bool:
     if source == FEED_SOURCE:
         return field in FEED_FIELDS
     if source in PLATFORM_SOURCES:
-        return field == "platforms"
+        return field in ("platforms", "prices")
     return True
 
 
@@ -54,6 +54,17 @@ def pick(field: str, by_source: dict):
         if best is None or key < best[0]:
             best = (key, value, source)
     return (best[1], best[2]) if best else None
+
+
+def entries_by_key(field: str, by_source: dict) -> dict:
+    """For a field whose value maps keys to whole entries (prices: platform -> price): each key's entry from its
+    best source, whole (one source's price, never one source's input beside another's output), with that source."""
+    chosen = {}
+    for source in sorted(by_source, key=lambda s: rank(s, field), reverse=True):   # the best writes last
+        value = by_source[source]
+        if isinstance(value, dict) and accepts(source, field):
+            chosen.update((key, {**entry, "source": source}) for key, entry in value.items() if isinstance(entry, dict))
+    return dict(sorted(chosen.items()))
 
 
 def merge_by_key(by_source: dict) -> tuple:

@@ -13,7 +13,7 @@ from ..fields import (ALIAS_SOURCES, CAPABILITIES, COLUMNS, CURATED, CURATION, F
                       PLATFORM_SOURCES, REMOVED)
 from .capabilities import capabilities, write_capability_rows
 from .families import Families
-from .priority import FLAG_FIELDS, merge_by_key, pick, precedence, rank
+from .priority import FLAG_FIELDS, entries_by_key, merge_by_key, pick, precedence, rank
 from ..normalize import normalize
 
 COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
@@ -38,6 +38,10 @@ def _visible(slug: str, fields: dict, families: Families, alias_names: list):
     for field, by_source in fields.items():
         if field in CAPABILITIES:
             continue   # read with the other shapes sources state capabilities in, below
+        if field == "prices":
+            if entries := entries_by_key(field, by_source):
+                extras[field] = entries
+            continue
         if field == "platforms":
             merged, origin = merge_by_key(by_source)
             if merged:   # each entry names its best source, and the source of each of its values

@@ -1,7 +1,7 @@
 """The catalog's read queries (providers, families, models): one function per question, returning plain dicts."""
 import json
 
-from . import basis, packed
+from . import basis, packed, prices
 from .capabilities import capability_set
 from .where import Where
 from .model_list import FROM_MODELS, model_summary
@@ -144,6 +144,7 @@ def detail(row, aliases, platforms, successor, target) -> dict:
         "created_at": row["created_at"], "updated_at": row["updated_at"],
         "points_to": _pointer(metadata or {}, target),
         "platforms": [platform_dict(r) for r in platforms],
+        "prices": prices.current(metadata),
     })
     return model
 

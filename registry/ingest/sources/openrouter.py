@@ -6,6 +6,7 @@ A platform catalog writes only its platform's ids and schedule, never a model's 
 (registry/ingest/match.py attach); `canonical_slug` and `hugging_face_id` help find it.
 """
 from ...fields import PLATFORM_SOURCES, SOURCE_URLS
+from ... import pricing as price_rules
 from ..records import Page, Record
 from . import _util as u
 
@@ -33,6 +34,11 @@ ORGS = {"openai": "openai", "anthropic": "anthropic", "google": "google", "meta-
         "aion-labs": "aionlabs", "sao10k": "sao10k", "thedrummer": "thedrummer", "anthracite-org": "anthracite",
         "mancer": "mancer", "undi95": "undi95", "gryphe": "gryphe", "alfredpros": "alfredpros",
         "cognitivecomputations": "cognitivecomputations"}
+# OpenRouter's `pricing` (USD per token, as strings) -> the registry's prices per 1M tokens (registry/pricing.py);
+# `request` is per request. Its image, audio, web_search and internal_reasoning prices have no unit the registry
+# keeps yet: left out.
+PER_TOKEN = {"prompt": "input_per_mtok", "completion": "output_per_mtok",
+             "input_cache_read": "cached_input_read_per_mtok", "input_cache_write": "cached_input_write_per_mtok"}
 # Organisations whose ids are the gateway's routers or its cloaked (unnamed) models: no provider's model.
 ROUTERS = frozenset({"openrouter", "switchpoint"})
 
@@ -57,6 +63,27 @@ def parse(pages: list[Page]) -> list[Record]:
         # The gateway routes to the provider's API: the provider's lifecycle is its own, but for the day it stops.
         schedule = u.stated(sunset_date=u.day(item.get("expiration_date"), ctx, "expiration_date"))
         links = [v for v in (u.opt_str(item, "canonical_slug", ctx), u.opt_str(item, "hugging_face_id", ctx)) if v]
-        records.append(Record(model_id, provider, {"platforms": {PLATFORM: schedule}}, [(model_id, PLATFORM)],
-                              links=links))
+        fields = {"platforms": {PLATFORM: schedule}}
+        price = _price(item.get("pricing"), ctx)
+        if price:
+            fields["prices"] = {PLATFORM: price}
+        records.append(Record(model_id, provider, fields, [(model_id, PLATFORM)], links=links))
     return records
+
+
+def _price(pricing, ctx: str) -> dict | None:
+    """The gateway's price of one id (USD), per 1M tokens and per request; None when it states none. A value that
+    is no number is passed on as written, for the check of upstream values to refuse with the rest of the entry
+    (registry/ingest/validate.py): one id's bad price never fails the run."""
+    if not isinstance(pricing, dict):
+        return None
+    price = {}
+    for key, name, scale in (*((k, n, 1_000_000) for k, n in PER_TOKEN.items()), ("request", "per_request", 1)):
+        try:
+            price[name] = price_rules.amount(pricing.get(key), scale)
+        except ValueError:
+            price[name] = str(pricing.get(key))
+    if price.get("per_request") == 0:   # "0": no charge per request, which is no price of its own
+        price["per_request"] = None
+    price = {name: value for name, value in price.items() if value is not None}
+    return {**price, "currency": "USD"} if price else None

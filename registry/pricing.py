@@ -1,0 +1,91 @@
+"""What a price is: one (model, platform) entry, its values per unit, and when a new one is held for a curator.
+
+One copy of the price vocabulary (docs/api.md#prices): the ingest check (registry/ingest/validate.py), curation's
+rules and the API read it. A price belongs to one platform (a key of metadata.prices: official, cloud-a, cloud-b,
+gateway), carries its currency, the day the registry first saw it from its source (effective_from) and that
+source. Standard library only.
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from .fields import ALIAS_SOURCES
+
+# Each price a source may state: per 1M tokens where a model is priced by tokens, else per unit.
+VALUES = {
+    "input_per_mtok": "input tokens, per 1M",
+    "output_per_mtok": "output tokens, per 1M",
+    "cached_input_read_per_mtok": "cached input tokens read, per 1M",
+    "cached_input_write_per_mtok": "input tokens written to the cache, per 1M",
+    "per_request": "each request",
+    "per_image": "each image generated",
+}
+# The dollar amount past which a per-1M-token or per-unit price is taken for a typo (the dearest real one is in the
+# hundreds): refused, never served.
+MAX_PRICE = 100_000
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A new price this many times the one served (or a fall to zero) is held for a curator, not served
+# (docs/api.md#prices): upstream catalogs have sent per-token prices as per-1M ones.
+JUMP = 10
+
+
+def problem(entry) -> str | None:
+    """Why a price entry is not one (None when it is): values non-negative numbers within MAX_PRICE, a currency
+    code, an effective_from day; at least one value."""
+    if not isinstance(entry, dict):
+        return "must map price names to numbers"
+    unknown = set(entry) - set(VALUES) - {"currency", "effective_from"}
+    if unknown:
+        return f"holds {', '.join(sorted(unknown))}, not one of {', '.join(VALUES)}, currency, effective_from"
+    if not any(entry.get(name) is not None for name in VALUES):
+        return "states no price"
+    for name in VALUES:
+        value = entry.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PRICE:
+            return f"{name} must be a number from 0 to {MAX_PRICE}"
+    if not CURRENCY.match(str(entry.get("currency", ""))):
+        return "currency must be a three-letter code (USD)"
+    if "effective_from" in entry and not DAY.match(str(entry["effective_from"])):
+        return "effective_from must be a day (YYYY-MM-DD)"
+    return None
+
+
+def amount(written, scale: int = 1) -> float | None:
+    """A price as an upstream writes it ("0.000003"), times scale, read exactly (3.0 for scale 1,000,000: a per-token
+    price per 1M tokens); None for none, and for a negative one (OpenRouter's -1: the price varies, as a router's).
+    Raises ValueError for what is no number."""
+    if written is None or isinstance(written, bool):
+        return None
+    try:
+        value = Decimal(str(written)) * scale
+    except InvalidOperation:
+        raise ValueError(f"{str(written)[:40]!r} is not a price") from None
+    if not value.is_finite():
+        raise ValueError(f"{str(written)[:40]!r} is not a price")
+    return None if value < 0 else float(value)
+
+
+def same(old: dict, new: dict) -> bool:
+    """Do two entries state the same prices (whatever their days and sources)?"""
+    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency"))
+
+
+def held(old: dict, new: dict) -> str | None:
+    """Why a new entry is held instead of served (a jump of JUMP times or more, or a fall to zero, of any price the
+    old one states), or None."""
+    for name in VALUES:
+        was, now = old.get(name), new.get(name)
+        if not was or now is None:
+            continue
+        if now == 0:
+            return f"{name} falls from {was} to 0"
+        if now >= was * JUMP or now * JUMP <= was:
+            return f"{name} moves from {was} to {now}, {JUMP} times or more"
+    return None
+
+
+PRICED_PLATFORMS = ALIAS_SOURCES   # the provider's API and the platforms that sell calls; the hub sells nothing

@@ -1,0 +1,128 @@
+"""Prices (issue 46, registry/pricing.py, docs/api.md#prices): a platform's price of a model from its own catalog,
+the day the registry first saw it, its history read back from the changes, every writer of changes telling a
+price change, a re-run that changes nothing writing nothing, and a tenfold jump held for a curator."""
+import json
+
+import feedparser
+import pytest
+
+from helpers import DATA, build_db
+from registry import create_app, pricing
+from registry.db import connect_rw
+from registry.ingest.runner import run_source
+from registry.notify.events import Endpoint, change_events
+from registry.web.connection import close_thread_connections
+
+SONNET = "claude-sonnet-4-5-20250929"
+UPSTREAM = json.loads((DATA / "upstream" / "openrouter-models.json").read_text(encoding="utf-8"))
+
+
+def _catalog(seeds, prompt: str, completion: str) -> None:
+    """The OpenRouter snapshot, with Claude Sonnet 4.5's price per token as given."""
+    page = json.loads(json.dumps(UPSTREAM))
+    for item in page["data"]:
+        if item["id"] == "anthropic/claude-sonnet-4.5":
+            item["pricing"] = {"prompt": prompt, "completion": completion}
+    (seeds / "openrouter-catalog").mkdir(parents=True, exist_ok=True)
+    (seeds / "openrouter-catalog" / "page-001.json").write_text(json.dumps(page), encoding="utf-8")
+
+
+@pytest.fixture
+def registry(tmp_path, monkeypatch):
+    """A registry of the fixture curation, and a run of the OpenRouter catalog at a price on a day."""
+    db = tmp_path / "registry.db"
+    build_db(db, DATA / "curation")
+    seeds = tmp_path / "seeds"
+
+    def run(day: str, prompt: str, completion: str):
+        monkeypatch.setenv("REGISTRY_TODAY", day)
+        _catalog(seeds, prompt, completion)
+        result = run_source(str(db), "openrouter-catalog", offline=True, seeds_dir=str(seeds))
+        assert result.status == "completed", result.error
+        return result
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    yield run, app.test_client(), db
+    close_thread_connections()
+
+
+def _prices(client) -> list:
+    return client.get(f"/api/v1/models/{SONNET}/prices").get_json()["prices"]
+
+
+def test_a_price_is_served_with_its_platform_day_and_source_and_a_rerun_writes_nothing(registry):
+    run, client, db = registry
+    run("2026-11-22", "0.000003", "0.000015")
+    (price,) = _prices(client)
+    assert price == {"platform": "gateway", "currency": "USD", "input_per_mtok": 3.0, "output_per_mtok": 15.0,
+                     "cached_input_read_per_mtok": None, "cached_input_write_per_mtok": None, "per_request": None,
+                     "per_image": None, "effective_from": "2026-11-22", "effective_to": None,
+                     "source": "openrouter-catalog"}
+    assert client.get(f"/api/v1/models/{SONNET}").get_json()["prices"] == [price]
+    conn = connect_rw(str(db))
+    changes = conn.execute("SELECT count(*) FROM changes").fetchone()[0]
+    again = run("2026-11-23", "0.000003", "0.000015")
+    assert (again.updated, conn.execute("SELECT count(*) FROM changes").fetchone()[0]) == (0, changes)
+    assert _prices(client) == [price]     # the day it was first seen stays
+
+
+def test_a_price_change_is_a_change_every_writer_tells(registry):
+    run, client, db = registry
+    run("2026-11-22", "0.000003", "0.000015")
+    run("2026-12-01", "0.0000025", "0.000012")
+    old, new = _prices(client)
+    assert (old["input_per_mtok"], old["effective_from"], old["effective_to"]) == (3.0, "2026-11-22", "2026-12-01")
+    assert (new["input_per_mtok"], new["effective_from"], new["effective_to"]) == (2.5, "2026-12-01", None)
+    said = (f"{SONNET}: price on OpenRouter changed from $3 in / $15 out per 1M tokens to $2.5 in / $12 out per 1M"
+            " tokens")
+    changes = client.get(f"/api/v1/changes?model={SONNET}").get_json()["changes"]
+    assert [c["title"] for c in changes if c["field"] == "prices.gateway"][0] == said
+    assert said in [e.title for e in feedparser.parse(client.get("/api/v1/feeds/changes.atom").data).entries]
+    assert said in [i["title"] for i in client.get("/api/v1/feeds/changes.json").get_json()["items"]]
+    watching = Endpoint({"id": 1, "change_cursor": 0, "models": json.dumps([{"slug": SONNET, "identifier":
+                                                                           "anthropic/claude-sonnet-4.5"}]),
+                         "providers": "[]", "kinds": "[]", "days_before": "[7]"})
+    events = change_events(connect_rw(str(db)), watching)[0]
+    assert said in [payload["data"]["title"] for _, _, payload in events]
+
+
+@pytest.mark.parametrize("prompt, completion, why", [
+    ("0.00003", "0.000015", "input_per_mtok moves from 3.0 to 30.0"),    # tenfold
+    ("0", "0.000015", "input_per_mtok falls from 3.0 to 0"),              # to zero
+])
+def test_a_jump_is_held_for_a_curator_not_served(registry, prompt, completion, why, capsys):
+    run, client, db = registry
+    run("2026-11-22", "0.000003", "0.000015")
+    held = run("2026-12-01", prompt, completion)
+    assert any(why in line for line in held.details["held_prices"]), held.details
+    (price,) = _prices(client)
+    assert (price["input_per_mtok"], price["effective_from"]) == (3.0, "2026-11-22")
+    from registry.curation import drift
+    assert any(why in line for line in drift.held_prices(connect_rw(str(db))))
+
+
+@pytest.mark.parametrize("old, new, held", [
+    ({"input_per_mtok": 3.0}, {"input_per_mtok": 2.0}, False),
+    ({"input_per_mtok": 3.0}, {"input_per_mtok": 29.0}, False),
+    ({"input_per_mtok": 3.0}, {"input_per_mtok": 30.0}, True),
+    ({"input_per_mtok": 3.0}, {"input_per_mtok": 0.3}, True),
+    ({"input_per_mtok": 3.0}, {"input_per_mtok": 0.0}, True),
+    ({"input_per_mtok": 0.0}, {"input_per_mtok": 5.0}, False),     # free before: no ratio to judge by
+    ({"output_per_mtok": 15.0}, {"input_per_mtok": 2.0}, False),   # nothing to compare
+])
+def test_what_a_jump_is(old, new, held):
+    assert bool(pricing.held(old, new)) is held
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({"input_per_mtok": 3.0, "currency": "USD"}, None),
+    ({"input_per_mtok": -1, "currency": "USD"}, "must be a number"),
+    ({"input_per_mtok": "3", "currency": "USD"}, "must be a number"),
+    ({"input_per_mtok": 10**9, "currency": "USD"}, "must be a number"),
+    ({"input_per_mtok": 3.0, "currency": "dollars"}, "currency"),
+    ({"currency": "USD"}, "states no price"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "per_token": 1}, "not one of"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "effective_from": "yesterday"}, "effective_from"),
+])
+def test_what_a_price_is(entry, problem):
+    found = pricing.problem(entry)
+    assert (found is None) if problem is None else (problem in found)
