@@ -54,14 +54,14 @@ def problem(entry) -> str | None:
     return None
 
 
-def amount(written, scale: int = 1) -> float | None:
+def amount(written, scale: int | str = 1) -> float | None:
     """A price as an upstream writes it ("0.000003"), times scale, read exactly (3.0 for scale 1,000,000: a per-token
     price per 1M tokens); None for none, and for a negative one (OpenRouter's -1: the price varies, as a router's).
     Raises ValueError for what is no number."""
     if written is None or isinstance(written, bool):
         return None
     try:
-        value = Decimal(str(written)) * scale
+        value = Decimal(str(written)) * Decimal(scale)
     except InvalidOperation:
         raise ValueError(f"{str(written)[:40]!r} is not a price") from None
     if not value.is_finite():

@@ -126,3 +126,19 @@ def test_what_a_jump_is(old, new, held):
 def test_what_a_price_is(entry, problem):
     found = pricing.problem(entry)
     assert (found is None) if problem is None else (problem in found)
+
+
+@pytest.mark.parametrize("listed, price", [
+    # xAI's listing: 1/100 US cents per 1M tokens (grok-4-0709: $3 in, $15 out, $0.75 cached)
+    ({"prompt_text_token_price": 30000, "completion_text_token_price": 150000,
+      "cached_prompt_text_token_price": 7500}, {"input_per_mtok": 3.0, "output_per_mtok": 15.0,
+                                                "cached_input_read_per_mtok": 0.75, "currency": "USD"}),
+    ({"prompt_text_token_price": 2000, "completion_text_token_price": 5000},
+     {"input_per_mtok": 0.2, "output_per_mtok": 0.5, "currency": "USD"}),
+    ({}, None),
+])
+def test_xais_listing_prices_its_own_api(listed, price):
+    from registry.ingest.records import Page
+    from registry.ingest.sources import xai
+    (record,) = xai.parse([Page({"models": [{"id": "grok-4-0709", **listed}]})])
+    assert record.fields.get("prices") == ({"official": price} if price else None)

@@ -1,7 +1,16 @@
 """vendor-f-api: xAI GET /v1/language-models (one page; ids, aliases, version, modalities)."""
+from ... import pricing
 from ...fields import SOURCE_URLS
 from ..records import Page, Record
 from . import _util as u
+
+# Its prices, in 1/100 US cents per 1M tokens, the same as cents per 100M (30000: $3 per 1M tokens; the units as
+# https://docs.rs/xai-grpc-client/0.4.3/xai_grpc_client/models/struct.LanguageModel.html gives them, and grok-4-0709's
+# 30000 / 150000 are xAI's $3 / $15) -> the registry's USD per 1M tokens (registry/pricing.py). Image input and
+# search are priced in other units: left out.
+PRICES = {"prompt_text_token_price": "input_per_mtok", "completion_text_token_price": "output_per_mtok",
+          "cached_prompt_text_token_price": "cached_input_read_per_mtok"}
+PER_MTOK = "0.0001"
 
 SOURCE = "vendor-f-api"
 PROVIDER = "xai"
@@ -27,6 +36,15 @@ def parse(pages: list[Page]) -> list[Record]:
             owned_by=u.opt_str(item, "owned_by", ctx),
             input_modalities=u.opt_list(item, "input_modalities", ctx),
             output_modalities=u.opt_list(item, "output_modalities", ctx))
+        price = {}
+        for key, name in PRICES.items():
+            try:
+                price[name] = pricing.amount(item.get(key), PER_MTOK)
+            except ValueError:   # passed on as written: the check of upstream values refuses the entry, with why
+                price[name] = str(item.get(key))[:40]
+        price = {name: value for name, value in price.items() if value is not None}
+        if price:
+            fields["prices"] = {"official": {**price, "currency": "USD"}}
         aliases = [(model_id, "official")]
         aliases += [(a, "official") for a in u.opt_list(item, "aliases", ctx) if a != model_id]
         records[model_id] = Record(model_id, PROVIDER, fields, aliases)
