@@ -140,6 +140,8 @@ WHY = [
     ("openai/gpt-4o", "gpt-5.4", "platform", None, set()),
     # a line is one tier whatever its ids say: 'small' in text-embedding-3-small is no tier ada-002 lacks
     ("text-embedding-ada-002", "text-embedding-3-small", "line", None, set()),
+    # issue 46: what the move changes in price on the caller's platform (xAI's own API: $3 / $15 to $2 / $6)
+    ("grok-4-0709", "grok-4.7", "replacement", "curation", {"input_per_mtok", "output_per_mtok"}),
 ]
 
 

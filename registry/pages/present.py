@@ -54,14 +54,20 @@ def explain_upgrade(row, upgrade, lifecycle) -> str:
         return ""
     named = told["named_by"]
     said = f" Why: {reason}" + (f" (source: {named['source']})" if named else "")
-    changed = [f"{CHANGE_WORDS.get(what, what)} {_shown(c['from'])} to {_shown(c['to'])}"
-               for what, c in told["changes"].items()]
+    changed = [f"{CHANGE_WORDS.get(what, what)} {_money(c['from']) if what in MONEY else _shown(c['from'])} to "
+               f"{_money(c['to']) if what in MONEY else _shown(c['to'])}" for what, c in told["changes"].items()]
     return said + (f"; it changes {', '.join(changed)}" if changed else "") + "."
 
 
 CHANGE_WORDS = {"model_type": "the kind of model from", "tier": "the tier from", "input_modalities": "its input from",
                 "output_modalities": "its output from", "input_context_window": "its context from",
-                "open_weights": "open weights from"}
+                "open_weights": "open weights from", "input_per_mtok": "its price per 1M input tokens here from",
+                "output_per_mtok": "its price per 1M output tokens here from"}
+MONEY = ("input_per_mtok", "output_per_mtok")
+
+
+def _money(value) -> str:
+    return f"${value:g}"
 
 
 def _shown(value) -> str:

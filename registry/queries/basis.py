@@ -38,11 +38,22 @@ def _capabilities(row) -> dict:
         return {}
 
 
-def move(current, upgrade) -> dict:
+def _price(row, platform: str | None) -> dict:
+    try:
+        stated = json.loads(row["metadata"]).get("prices") if row["metadata"] else None
+    except (KeyError, IndexError, ValueError):
+        return {}
+    return ((stated or {}).get(platform) or {}) if platform else {}
+
+
+def move(current, upgrade, platform: str | None = None) -> dict:
     """What the move from current to upgrade (two model rows) keeps and changes: {keeps: [...], changes: {what:
-    {from, to}}}, over the kind of model, its tier, what it reads and writes, its context and its open weights;
-    a value the registry does not know on either side is neither kept nor changed."""
+    {from, to}}}, over the kind of model, its tier, what it reads and writes, its context, its open weights, and
+    its price per 1M tokens in and out on the caller's platform; a value the registry does not know on either
+    side is neither kept nor changed."""
     had, has = _capabilities(current), _capabilities(upgrade)
+    costs, will_cost = _price(current, platform), _price(upgrade, platform)
+    same_money = costs.get("currency") == will_cost.get("currency")
     sides = {
         "model_type": (current["model_type"], upgrade["model_type"]),
         "tier": (" ".join(sorted(tiers(current["slug"]))) or None, " ".join(sorted(tiers(upgrade["slug"]))) or None),
@@ -50,6 +61,8 @@ def move(current, upgrade) -> dict:
         "output_modalities": (had.get("output_modalities"), has.get("output_modalities")),
         "input_context_window": (current["input_context_window"], upgrade["input_context_window"]),
         "open_weights": (bool(current["is_open_source"]), bool(upgrade["is_open_source"])),
+        **{name: (costs.get(name), will_cost.get(name)) if same_money else (None, None)
+           for name in ("input_per_mtok", "output_per_mtok")},
     }
     keeps, changes = [], {}
     for what, (before, after) in sides.items():
@@ -68,4 +81,5 @@ def why(row, upgrade, lifecycle) -> dict:
     """Why a model's upgrade (docs/lifecycle.md#why): the basis decided with it, who named a replacement, and
     what the move keeps and changes; row and upgrade are model rows, lifecycle the platform row it was read from."""
     basis = lifecycle["upgrade_basis"] if "upgrade_basis" in lifecycle.keys() else None
-    return {"basis": basis, "named_by": named_by(lifecycle) if basis else None, **move(row, upgrade)}
+    platform = lifecycle["platform"] if "platform" in lifecycle.keys() else None
+    return {"basis": basis, "named_by": named_by(lifecycle) if basis else None, **move(row, upgrade, platform)}
