@@ -95,7 +95,7 @@ def test_every_operation_documents_errors_and_rate_limit_headers(path, method):
 
 @pytest.mark.parametrize("path,name,expected", [
     ("/models", "status", list(STATUSES)),
-    ("/models", "sort", ["release_date", "parameter_count"]),
+    ("/models", "sort", ["release_date", "parameter_count", "input_price", "output_price"]),
     ("/models", "model_type", list(MODEL_TYPES)),
     ("/search", "model_type", list(MODEL_TYPES)),
     ("/models", "input_modalities", list(MODALITIES)),

@@ -85,6 +85,15 @@ def test_openrouter_price_shapes(pricing, price):
     assert openrouter.parse([page])[0].fields.get("prices") == ({"gateway": price} if price else None)
 
 
+def test_a_variant_is_priced_as_that_variant_not_as_the_model():
+    # `:free` costs nothing, for that variant only: the model's price on the gateway is its plain id's
+    page = Page({"data": [{"id": "openai/gpt-4o:free", "pricing": {"prompt": "0", "completion": "0"}},
+                          {"id": "openai/gpt-4o", "pricing": {"prompt": "0.0000025", "completion": "0.00001"}}]})
+    free, plain = openrouter.parse([page])
+    assert "prices" not in free.fields
+    assert plain.fields["prices"] == {"gateway": {"input_per_mtok": 2.5, "output_per_mtok": 10.0, "currency": "USD"}}
+
+
 def test_a_price_that_is_no_number_is_refused_alone(catalog_conn):
     """One id's bad price never fails the run: the check of upstream values refuses that price, with why."""
     from registry.ingest.match import records_to_facts

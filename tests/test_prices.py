@@ -23,6 +23,10 @@ def _catalog(seeds, prompt: str, completion: str) -> None:
     for item in page["data"]:
         if item["id"] == "anthropic/claude-sonnet-4.5":
             item["pricing"] = {"prompt": prompt, "completion": completion}
+    # a second priced model for the lists: Claude 3.5 Sonnet at $1.5 / $7.5 (made up for the test: OpenRouter
+    # lists it no longer)
+    page["data"].append({"id": "anthropic/claude-3.5-sonnet",
+                         "pricing": {"prompt": "0.0000015", "completion": "0.0000075"}})
     (seeds / "openrouter-catalog").mkdir(parents=True, exist_ok=True)
     (seeds / "openrouter-catalog" / "page-001.json").write_text(json.dumps(page), encoding="utf-8")
 
@@ -142,3 +146,28 @@ def test_xais_listing_prices_its_own_api(listed, price):
     from registry.ingest.sources import xai
     (record,) = xai.parse([Page({"models": [{"id": "grok-4-0709", **listed}]})])
     assert record.fields.get("prices") == ({"official": price} if price else None)
+
+
+@pytest.mark.parametrize("query, slugs", [
+    # the lowest price on any platform, per 1M tokens; a model no platform prices is left out of a price filter
+    ("max_input_price=5", ["claude-3-5-sonnet-20241022", SONNET]),
+    ("max_input_price=3", ["claude-3-5-sonnet-20241022", SONNET]),
+    ("max_input_price=2.99", ["claude-3-5-sonnet-20241022"]),
+    ("max_output_price=14", ["claude-3-5-sonnet-20241022"]),
+])
+def test_models_filter_by_price(registry, query, slugs):
+    run, client, _db = registry
+    run("2026-11-22", "0.000003", "0.000015")   # Sonnet 4.5: $3 / $15; Sonnet 3.5 as the snapshot lists it
+    found = client.get(f"/api/v1/models?{query}&sort=input_price").get_json()["models"]
+    assert [m["slug"] for m in found] == slugs
+
+
+def test_models_sort_by_price_cheapest_first_unpriced_last(registry):
+    run, client, _db = registry
+    run("2026-11-22", "0.000003", "0.000015")
+    listed = [m["slug"] for m in client.get("/api/v1/models?sort=input_price&per_page=200").get_json()["models"]]
+    priced = [s for s in listed if client.get(f"/api/v1/models/{s}/prices").get_json()["prices"]]
+    assert listed[:len(priced)] == priced and len(priced) >= 2
+    lowest = [min(p["input_per_mtok"] for p in client.get(f"/api/v1/models/{s}/prices").get_json()["prices"])
+              for s in priced]
+    assert lowest == sorted(lowest)

@@ -35,7 +35,7 @@ def list_models():
     if filters["min_params"] is not None and filters["max_params"] is not None \
             and filters["min_params"] > filters["max_params"]:
         raise bad_request("Parameter 'min_params' must not exceed 'max_params'.")
-    sort = params.choice("sort", ("release_date", "parameter_count"), default="release_date")
+    sort = params.choice("sort", model_list.SORTS, default="release_date")
     page = params.integer("page", default=1, minimum=1, maximum=10**6)
     per_page = params.integer("per_page", default=50, minimum=1, maximum=MAX_PER_PAGE)
     db = get_db()

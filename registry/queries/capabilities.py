@@ -3,12 +3,17 @@
 import json
 
 from ..fields import CAPABILITIES
+from . import prices
 from .where import Where
 
 
 def capability_condition(name: str, value: str) -> tuple[str, list]:
     """A model whose stated capability `name` holds `value` (a flag's 'true'/'false', or a modality)."""
     return "m.id IN (SELECT model_id FROM model_capabilities WHERE capability = ? AND value = ?)", [name, value]
+
+
+# A price filter (per 1M tokens, the model's lowest on any platform) -> the price it reads.
+PRICE_FILTERS = {"max_input_price": "input_per_mtok", "max_output_price": "output_per_mtok"}
 
 
 def filter_conditions(filters: dict | None) -> Where:
@@ -19,6 +24,8 @@ def filter_conditions(filters: dict | None) -> Where:
             continue
         if name == "model_type":
             where.add(f"m.model_type IN ({', '.join('?' * len(value))})", *value)
+        elif name in PRICE_FILTERS:
+            where.add(f"{prices.lowest_sql(PRICE_FILTERS[name])} <= ?", value)
         elif name in CAPABILITIES:
             for item in (value if isinstance(value, (list, tuple)) else [value]):
                 cond, cond_args = capability_condition(

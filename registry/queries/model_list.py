@@ -4,7 +4,7 @@ answer starts from the same object built in Python from the same table (model_su
 import json
 
 from ..db import FROM_MODELS, GENERATION, JOINS, PROVIDER_JOIN  # noqa: F401  (FROM_MODELS: the readers')
-from . import packed
+from . import packed, prices
 from .capabilities import filter_conditions
 from .where import Where
 from ..fields import FIELDS, LIST_DATES_AND_SIZES
@@ -89,6 +89,12 @@ _FROM_END = {
     "release_date": "m.release_date ASC, m.slug DESC",
     "parameter_count": "m.parameter_count ASC, m.slug DESC",
 }
+# By price, cheapest first (the model's lowest on any platform, docs/api.md#prices); unpriced last, ties by slug.
+# No index holds a price: SQLite reads and sorts the matching rows.
+for _sort, _name in (("input_price", "input_per_mtok"), ("output_price", "output_per_mtok")):
+    _SORTS[_sort] = f"{prices.lowest_sql(_name)} IS NULL, {prices.lowest_sql(_name)}, m.slug"
+    _FROM_END[_sort] = f"{prices.lowest_sql(_name)} IS NULL DESC, {prices.lowest_sql(_name)} DESC, m.slug DESC"
+SORTS = tuple(_SORTS)
 
 
 def run_count(db):
@@ -184,7 +190,7 @@ def _walk_the_sort_index(count, matching: int, needed: int, joined: int, statuse
     rows; sorting reads `matching` rows. The number of models is the rowid bound (O(log n)), read by count: the
     app keeps it for the data generation, as the lists' counts.
     """
-    if not (joined or (len(statuses) == 1 and sort != "release_date")):
+    if sort not in SORT_INDEX or not (joined or (len(statuses) == 1 and sort != "release_date")):
         return False
     models = count(f"SELECT max(id), {GENERATION} FROM models", [])[0] or 0
     return matching * matching > needed * models

@@ -5,6 +5,13 @@ import json
 from .. import pricing
 
 
+def lowest_sql(name: str) -> str:
+    """SQL of a model's lowest price `name` (input_per_mtok, ...) on any platform (m: its models row), NULL when no
+    platform prices it so: what /models and /search filter and sort by (docs/api.md#prices)."""
+    assert name in pricing.VALUES
+    return f"(SELECT min(json_extract(jp.value, '$.{name}')) FROM json_each(m.metadata, '$.prices') AS jp)"
+
+
 def entry(platform: str, price: dict, effective_to: str | None = None) -> dict:
     """A Price object: its platform, every value (null where the source states none), its days and its source."""
     return {"platform": platform, "currency": price.get("currency"),

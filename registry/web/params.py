@@ -47,6 +47,22 @@ def integer(name: str, default=None, minimum=None, maximum=None) -> int | None:
     return number
 
 
+_AMOUNT = re.compile(r"^\d{1,9}(\.\d{1,9})?$")
+
+
+def amount(name: str, maximum: float) -> float | None:
+    """A non-negative decimal parameter ("1", "0.5") at most maximum."""
+    value = single(name)
+    if value is None:
+        return None
+    if not _AMOUNT.match(value.strip()):
+        raise bad_request(f"Parameter '{name}' must be a number such as 1 or 0.5.")
+    number = float(value)
+    if number > maximum:
+        raise bad_request(f"Parameter '{name}' must be at most {maximum}.")
+    return number
+
+
 def boolean(name: str) -> bool | None:
     """A true/false parameter."""
     value = single(name)
@@ -131,7 +147,8 @@ def only(*names: str) -> None:
             raise bad_request(f"Unknown parameter '{name}'; this endpoint takes: {', '.join(names)}.")
 
 
-FILTERS = ("model_type",) + CAPABILITIES
+FILTERS = ("model_type",) + CAPABILITIES + ("max_input_price", "max_output_price")
+MAX_PRICE_FILTER = 100_000   # dollars per 1M tokens: past any real price
 
 
 def model_filters() -> dict:
@@ -141,6 +158,8 @@ def model_filters() -> dict:
     filters = {"model_type": listed("model_type", MODEL_TYPES)}
     for name in CAPABILITIES:
         filters[name] = listed(name, MODALITIES) if name.endswith("modalities") else boolean(name)
+    for name in ("max_input_price", "max_output_price"):   # per 1M tokens, the model's lowest on any platform
+        filters[name] = amount(name, maximum=MAX_PRICE_FILTER)
     return {name: value for name, value in filters.items() if value is not None}
 
 

@@ -64,7 +64,8 @@ def parse(pages: list[Page]) -> list[Record]:
         schedule = u.stated(sunset_date=u.day(item.get("expiration_date"), ctx, "expiration_date"))
         links = [v for v in (u.opt_str(item, "canonical_slug", ctx), u.opt_str(item, "hugging_face_id", ctx)) if v]
         fields = {"platforms": {PLATFORM: schedule}}
-        price = _price(item.get("pricing"), ctx)
+        # A variant (`:free`, `:extended`) is priced as that variant: the model's gateway price is its plain id's.
+        price = None if ":" in model_id else _price(item.get("pricing"), ctx)
         if price:
             fields["prices"] = {PLATFORM: price}
         records.append(Record(model_id, provider, fields, [(model_id, PLATFORM)], links=links))
