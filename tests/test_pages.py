@@ -369,3 +369,34 @@ def test_a_family_page_says_what_the_api_says_of_each_model(client, family):
         upgrade = client.get(f"/api/v1/models/{entry['slug']}/upgrade").get_json()
         named = (upgrade.get("upgrade") or {}).get("slug") if entry["status"] in ("deprecated", "sunset") else None
         assert (f"(/models/{named}.md)" in cells[5]) if named else cells[5] in NONE, (entry["slug"], upgrade)
+
+
+def test_the_model_page_shows_each_platforms_price_as_the_api_gives_it(client):
+    """Issue 46 item 4: the price today, its day and source, and a chart of its history, in HTML and Markdown."""
+    api = client.get("/api/v1/models/claude-3-5-sonnet-20241022/prices").get_json()["prices"]
+    assert [(p["platform"], p["input_per_mtok"], p["source"]) for p in api] == [("official", 3.0, "curation")]
+    html = client.get("/models/claude-3-5-sonnet-20241022", headers=HTML).get_data(as_text=True)
+    assert "$3 in / $15 out per 1M tokens" in html and '<svg class="price-chart"' in html
+    markdown = client.get("/models/claude-3-5-sonnet-20241022.md").get_data(as_text=True)
+    assert "- Provider API: $3 in / $15 out per 1M tokens, since 2024-10-22 (source: curation; 1 price)" in markdown
+
+
+@pytest.mark.parametrize("periods, today, steps", [
+    # one price: a flat step from its day to the right edge
+    ([{"input_per_mtok": 3.0, "effective_from": "2026-01-01", "effective_to": None}], "2026-12-31",
+     {"input": "44.0,8.0 316.0,8.0"}),
+    # a cut: the first step ends where the second starts, lower
+    ([{"input_per_mtok": 4.0, "effective_from": "2026-01-01", "effective_to": "2026-07-01"},
+      {"input_per_mtok": 2.0, "effective_from": "2026-07-01", "effective_to": None}], "2026-12-31",
+     {"input": "44.0,8.0 179.3,8.0 179.3,40.0 316.0,40.0"}),
+])
+def test_a_price_history_is_drawn_as_steps(periods, today, steps):
+    from registry.pages.price_chart import chart
+    drawn = chart(periods, today)
+    assert {s["name"]: s["points"] for s in drawn["series"]} == steps
+
+
+def test_no_chart_without_a_day_or_a_token_price():
+    from registry.pages.price_chart import chart
+    assert chart([{"input_per_mtok": 3.0, "effective_from": None}], "2026-12-31") is None
+    assert chart([{"per_request": 0.01, "effective_from": "2026-01-01"}], "2026-12-31") is None

@@ -22,6 +22,7 @@ def model(slug):
     family_rows = catalog.family_models(db, row["family_slug"])
     nearby = timeline.around(family_rows, slug, upgrade["slug"] if upgrade else None)
     return render("model", model=row, facts=present.model_facts(row), ids=present.platform_ids(db, row),
+                  prices=present.price_rows(db, row, today()),
                   upgrade=upgrade, upgrade_ids=present.upgrade_ids(db, row, upgrade) if upgrade else [],
                   why=present.explain_upgrade(row, upgrade, catalog.platform_lifecycle(db, row["id"], OFFICIAL)),
                   points_to=catalog.points_to(db, row),

@@ -5,7 +5,9 @@ its id in each format from pick_upgrade_alias (docs/api-decisions.md#upgrade_ali
 groups them for a person and names where each fact came from.
 """
 
-from ..queries import catalog
+from .. import wording
+from ..queries import catalog, prices
+from . import price_chart
 from ..queries.basis import BASIS_TEXT, why
 from ..fields import (ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, RETIRING,
                       SOURCE_URLS)
@@ -97,6 +99,18 @@ def upgrade_ids(db, row, upgrade) -> list:
         shown.append({"label": PLATFORM_NAMES[source], "current": current.alias if current else None,
                       "upgrade": chosen.alias})
     return shown
+
+
+def price_rows(db, row, today: str) -> list:
+    """What the model page says of prices: one row per platform that prices the model, today's price with its
+    day and source, and the chart of every price it had there (GET /models/{slug}/prices, drawn)."""
+    periods: dict = {}
+    for price in prices.history(db, row, catalog.metadata_of(row)):
+        periods.setdefault(price["platform"], []).append(price)
+    return [{"label": PLATFORM_NAMES[platform], "platform": platform, "price": shown[-1], "periods": len(shown),
+             "words": wording.price(shown[-1]) if shown[-1]["effective_to"] is None else None,
+             "chart": price_chart.chart(shown, today)}
+            for platform, shown in periods.items()]
 
 
 def lifecycle_rows(db, rows, today: str) -> list:
