@@ -27,6 +27,8 @@ def _catalog(seeds, prompt: str, completion: str) -> None:
     # lists it no longer)
     page["data"].append({"id": "anthropic/claude-3.5-sonnet",
                          "pricing": {"prompt": "0.0000015", "completion": "0.0000075"}})
+    page["data"].append({"id": "meta-llama/llama-3.1-8b-instruct",
+                         "pricing": {"prompt": "0.00000005", "completion": "0.00000008"}})
     (seeds / "openrouter-catalog").mkdir(parents=True, exist_ok=True)
     (seeds / "openrouter-catalog" / "page-001.json").write_text(json.dumps(page), encoding="utf-8")
 
@@ -150,10 +152,11 @@ def test_xais_listing_prices_its_own_api(listed, price):
 
 @pytest.mark.parametrize("query, slugs", [
     # the lowest price on any platform, per 1M tokens; a model no platform prices is left out of a price filter
-    ("max_input_price=5", ["claude-3-5-sonnet-20241022", SONNET]),
-    ("max_input_price=3", ["claude-3-5-sonnet-20241022", SONNET]),
-    ("max_input_price=2.99", ["claude-3-5-sonnet-20241022"]),
-    ("max_output_price=14", ["claude-3-5-sonnet-20241022"]),
+    ("max_input_price=5", ["llama-3.1-8b-instruct", "claude-3-5-sonnet-20241022", SONNET]),
+    ("max_input_price=3", ["llama-3.1-8b-instruct", "claude-3-5-sonnet-20241022", SONNET]),
+    ("max_input_price=2.99", ["llama-3.1-8b-instruct", "claude-3-5-sonnet-20241022"]),
+    ("max_input_price=1", ["llama-3.1-8b-instruct"]),
+    ("max_output_price=14", ["llama-3.1-8b-instruct", "claude-3-5-sonnet-20241022"]),
 ])
 def test_models_filter_by_price(registry, query, slugs):
     run, client, _db = registry
@@ -171,3 +174,17 @@ def test_models_sort_by_price_cheapest_first_unpriced_last(registry):
     lowest = [min(p["input_per_mtok"] for p in client.get(f"/api/v1/models/{s}/prices").get_json()["prices"])
               for s in priced]
     assert lowest == sorted(lowest)
+
+
+@pytest.mark.parametrize("q, first", [
+    ("cheap", "llama-3.1-8b-instruct"),              # $0.05 before Sonnet 4.5's $3: the cheapest working first
+    ("cheapest model", "llama-3.1-8b-instruct"),
+    ("claude sonnet under $2", "claude-3-5-sonnet-20241022"),   # the one Sonnet at $2 or less (OpenRouter: $1.5)
+])
+def test_search_reads_price_words(registry, q, first):
+    run, client, _db = registry
+    run("2026-11-22", "0.000003", "0.000015")
+    results = client.get("/api/v1/search", query_string={"q": q}).get_json()["results"]
+    assert results[0]["slug"] == first
+    if "under" in q:
+        assert SONNET not in [r["slug"] for r in results]

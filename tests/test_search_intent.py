@@ -37,6 +37,9 @@ def meaning(row: intent.IntentWords) -> str:
         text = "status " + " or ".join(f"`{s}`" for s in value)
     elif kind == intent.PLATFORM:
         text = f"served on that platform (an alias of source `{value}`)"
+    elif kind == intent.PRICE:
+        text = ("priced somewhere, cheapest first (per 1M input tokens, the lowest on any platform); all it asks for, "
+                "in its own order, where none is priced")
     else:
         text = "nothing: dropped beside other words"
     if row.names == "prefix":
@@ -50,7 +53,7 @@ def test_the_documented_table_is_the_code_table():
     page = (ROOT / "docs" / "api-decisions.md").read_text(encoding="utf-8")
     section = page.split("### Search by intent", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
-    documented = [line for line in rows if not line.startswith(("| `<N>", "| a provider"))]
+    documented = [line for line in rows if not line.startswith(("| `<N>", "| `$<N>", "| a provider"))]
     assert documented == ["| " + ", ".join(f"`{p}`" for p in row.phrases) + f" | {meaning(row)} |"
                           for row in intent.INTENT_WORDS]
 
@@ -300,3 +303,13 @@ def test_a_shut_down_model_named_exactly_is_followed_by_its_upgrade(client):
 def test_a_number_cut_short_is_told_apart(text, names, cut):
     from registry.search.ranking import _cuts_a_number
     assert _cuts_a_number(text, names) is cut
+
+
+@pytest.mark.parametrize("q, expected", [
+    ("cheap fast model", [(intent.PRICE, intent.CHEAP)]),
+    ("under $1 reasoning", [(intent.PRICE, 1.0), (intent.CAPABILITY, ("reasoning", True))]),
+    ("$0.5 embedding", [(intent.PRICE, 0.5), (intent.TYPE, ("embedding",))]),
+    ("gpt $", []),                                  # no amount: a word, not a price
+])
+def test_price_words_are_read(q, expected):
+    assert terms(q) == expected

@@ -14,7 +14,7 @@ import json
 
 from .. import fields
 from ..fields import RETIRING, sql_rank
-from ..queries import packed
+from ..queries import packed, prices
 from ..queries.capabilities import capability_condition, filter_conditions
 from ..queries.model_list import from_ids
 from ..queries.where import Where
@@ -75,6 +75,9 @@ def term_condition(term: intent.Term) -> tuple[str, list] | None:
         return f"m.status IN ({', '.join('?' * len(value))})", list(value)
     if kind == intent.PLATFORM:
         return "m.id IN (SELECT model_id FROM aliases WHERE source = ?)", [value]
+    if kind == intent.PRICE:   # priced somewhere; at most the amount said (per 1M input tokens, the lowest)
+        price = prices.lowest_sql("input_per_mtok")
+        return (f"{price} IS NOT NULL", []) if value == intent.CHEAP else (f"{price} <= ?", [value])
     return None
 
 
@@ -292,6 +295,16 @@ def rows(conn, ids: str, ids_args: list, terms: list, filters: dict | None = Non
     # A term's condition is a 0 or 1 that binds its words: left out of the checked columns (queries/packed.py).
     return packed.every(conn, packed.Columns(columns, checked=[*RESULT.values(), *_NAMES.values()]), rest,
                         (*args, *ids_args, *filtered.args))
+
+
+def lowest_input_prices(conn, model_ids) -> dict:
+    """model id -> its lowest price per 1M input tokens on any platform, for the priced ones among model_ids."""
+    ids = list(model_ids)
+    if not ids:
+        return {}
+    price = prices.lowest_sql("input_per_mtok")
+    return {i: p for i, p in conn.execute(f"SELECT m.id, {price} FROM models m WHERE m.id IN"
+                                          f" ({', '.join('?' * len(ids))})", ids) if p is not None}
 
 
 def floating_targets(conn, model_ids) -> dict:

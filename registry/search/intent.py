@@ -13,9 +13,12 @@ from dataclasses import dataclass, field
 from ..fields import WORKING
 from ..documents import WORD_RUN
 
-TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER = (
+TYPE, OPEN, SIZE, BOUND, RECENT, CAPABILITY, CONTEXT, STATUS, PLATFORM, FILLER, PROVIDER, PRICE = (
     "model_type", "open_source", "size", "bound", "recency", "capability", "context", "status", "platform",
-    "filler", "provider")
+    "filler", "provider", "price")
+
+
+CHEAP = "cheapest first"   # PRICE's value for a word asking for the cheapest (a number: a price at most that)
 
 
 @dataclass(frozen=True)
@@ -72,14 +75,18 @@ INTENT_WORDS = (
     IntentWords(("amazon bedrock", "bedrock", "aws"), PLATFORM, "cloud-a"),
     IntentWords(("google vertex", "vertex ai", "vertex", "gcp"), PLATFORM, "cloud-b"),
     IntentWords(("openrouter",), PLATFORM, "gateway"),
+    IntentWords(("cheap", "cheapest", "cheaper", "affordable", "inexpensive", "budget", "low cost", "lowest cost",
+                 "lowest price", "least expensive"), PRICE, CHEAP),
     IntentWords(("working", "available", "active", "supported"), STATUS, WORKING),
     IntentWords(("deprecated", "deprecating", "retiring"), STATUS, ("deprecated",)),
     IntentWords(("retired", "sunset", "shut down", "shutdown", "discontinued", "dead"), STATUS, ("sunset",)),
     IntentWords(("model", "ai", "api", "the", "a", "an", "for", "with", "and", "or", "of", "by", "from", "to", "in",
                  "best", "good", "top", "which", "what", "me", "some", "find", "show", "version", "weights",
-                 "alternative", "like", "similar", "vs", "versus", "use", "used", "on", "that", "cheap",
-                 "cheapest", "fastest", "affordable", "powerful", "smartest", "most", "any"), FILLER),
+                 "alternative", "like", "similar", "vs", "versus", "use", "used", "on", "that",
+                 "fastest", "powerful", "smartest", "most", "any"), FILLER),
 )
+# "$<N>": a price per 1M input tokens the model's lowest price is at most (docs/api.md#prices).
+PRICE_WORD = re.compile(r"^\$(\d{1,6}(?:\.\d{1,6})?)$")
 # "<N>b", "<N>m" (parameters) and "<N>k", "<N>m" before "context" / "tokens" (a context window).
 SIZE_WORD = re.compile(r"^(\d+(?:\.\d+)?)([bmk])\+?$")
 CONTEXT_WORDS = ("context", "tokens", "token", "ctx")
@@ -172,6 +179,8 @@ def parse(q: str, providers: dict | None = None) -> "Plan":
                 slug = providers[tuple(span)]
                 found = (length, Term(PROVIDER, slug, " ".join(words[i:i + length]), (tuple(span), False)))
                 break
+        if found is None and (priced := PRICE_WORD.match(words[i])):   # "under $1": at most that, per 1M input
+            found = (1, Term(PRICE, float(priced.group(1)), words[i]))
         if found is None and len(units[i]) == 1:
             found = _sized(units[i][0], units[i + 1] if i + 1 < len(units) else [], words[i], pending)
         if found is None:

@@ -102,6 +102,11 @@ def search(conn, q: str, limit: int = DEFAULT_LIMIT, filters: dict | None = None
         if fixed is not None:
             query = _read(fixed, words, corrected=True)
             found = _ranked(conn, query, filters, limit)
+    cheap = [t for t in query.plan.terms if (t.kind, t.value) == (intent.PRICE, intent.CHEAP)]
+    if not found and cheap:
+        # Nothing of what was asked has a price ("cheap embedding"): what was asked, in its own order.
+        query = replace(query, plan=replace(query.plan, terms=[t for t in query.plan.terms if t not in cheap]))
+        found = _ranked(conn, query, filters, limit) if query.plan.terms or query.plan.text else []
     either = intent.either_type(query.plan) if not found else None
     if either is not None:
         # Tasks no one model is ("reranker for rag"): models that are either, each by its data or its word.
@@ -220,16 +225,22 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
             best[model_id] = (score, row)
     scored = _floating_as_target(conn, _lines_as_one([(round(value, 4), row) for value, row in best.values()]))
     long_context = bool(query.plan.of(intent.CONTEXT))
-    # Stable sorts, least significant key first: slug, newest release (none last), context, status, score.
+    # Stable sorts, least significant key first: slug, newest release (none last), context or price, status, score.
     scored.sort(key=lambda item: item[1]["slug"])
     scored.sort(key=lambda item: item[1]["release_date"] or "", reverse=True)
     if long_context:
         scored.sort(key=lambda item: item[1]["input_context_window"] or 0, reverse=True)
+    if query.plan.of(intent.PRICE):   # "cheap", "under $1": the cheapest (per 1M input tokens, anywhere) first
+        price = candidates.lowest_input_prices(conn, [row["id"] for _, row in scored])
+        scored.sort(key=lambda item: price.get(item[1]["id"], float("inf")))
     # General before specialised: of two lines the query matches alike, the one whose name another's extends
     # ("gemini flash": Gemini Flash before Gemini Flash Cyber).
     lines = {row["family_slug"] for _, row in scored}
     variant = {line for line in lines if any(line.startswith(other + "-") for other in lines)}
-    scored.sort(key=lambda item: (-item[0], STATUS_ORDER.get(item[1]["status"], len(STATUS_ORDER)),
+    # A query asking for the cheapest ranks working models by price alone: latest before active is no price.
+    order = ({s: (0 if s in WORKING else STATUS_ORDER[s]) for s in STATUS_ORDER} if query.plan.of(intent.PRICE)
+             else STATUS_ORDER)
+    scored.sort(key=lambda item: (-item[0], order.get(item[1]["status"], len(order)),
                                   item[1]["family_slug"] in variant))
     return scored
 
