@@ -26,7 +26,9 @@ SAMPLE_VALUES = {
 }
 QUERY = {"/api/v1/resolve": "?q=claude-3-5-sonnet-20241022", "/api/v1/search": "?q=claude",
          "/resolve": "?q=claude-3-5-sonnet-20241022", "/resolve.md": "?q=claude-3-5-sonnet-20241022",
-         "/search": "?q=claude", "/search.md": "?q=claude"}
+         "/search": "?q=claude", "/search.md": "?q=claude",
+         "/compare": "?models=claude-3-5-sonnet-20241022,claude-sonnet-4-5-20250929",
+         "/compare.md": "?models=claude-3-5-sonnet-20241022,claude-sonnet-4-5-20250929"}
 
 
 # Databases build_db made in this test process, by what they were made from: the next build of the same copies

@@ -400,3 +400,19 @@ def test_no_chart_without_a_day_or_a_token_price():
     from registry.pages.price_chart import chart
     assert chart([{"input_per_mtok": 3.0, "effective_from": None}], "2026-12-31") is None
     assert chart([{"per_request": 0.01, "effective_from": "2026-01-01"}], "2026-12-31") is None
+
+
+@pytest.mark.parametrize("query, status, shows", [
+    ("models=claude-3-5-sonnet-20241022,claude-sonnet-4-5-20250929",
+     200, ["| Status | deprecated | latest |", "| Price on Provider API | $3 in / $15 out per 1M tokens | \\- |"]),
+    ("models=claude-3-5-sonnet-20241022", 400, ["2 to 5 models"]),
+    ("models=claude-3-5-sonnet-20241022,no-such-model", 404, ["no-such-model"]),
+    ("models=a,b,c,d,e,f", 400, ["2 to 5 models"]),
+    ("", 400, ["2 to 5 models"]),
+])
+def test_compare_puts_models_side_by_side_as_their_answers_say(client, query, status, shows):
+    """Issue 46 item 4: /compare and its Markdown twin."""
+    response = client.get(f"/compare.md?{query}")
+    assert response.status_code == status
+    text = response.get_data(as_text=True)
+    assert all(s in text for s in shows), text

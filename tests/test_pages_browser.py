@@ -40,6 +40,7 @@ PAGES = {
     "deprecations": "/deprecations",
     "resolve": "/resolve?q=" + BEDROCK_ID,
     "search": "/search?q=sonnet",
+    "compare": "/compare?models=claude-3-5-sonnet-20241022,claude-sonnet-4-5-20250929,llama-3.1-8b-instruct",
     "not-found": "/models/no-such-model",
 }
 
@@ -187,7 +188,7 @@ def test_copy_buttons_appear_with_javascript_and_copy(page, server):
     assert copied == wanted == "claude-sonnet-4-5-20250929"
 
 
-SHOT_PAGES = ("home", "model", "family")
+SHOT_PAGES = ("home", "model", "family", "compare")
 
 
 @pytest.mark.parametrize("color", ["light", "dark"])

@@ -96,7 +96,7 @@ def static_file(name):
 
 def init_app(app) -> None:
     """Register the pages and their error renderer (after the API, whose paths they never take)."""
-    from . import catalog, escaping, views  # noqa: F401  (routes register on bp)
+    from . import catalog, compare, escaping, views  # noqa: F401  (routes register on bp)
     app.register_blueprint(bp)
     app.extensions["registry_error_page"] = error_page
     escaping.init_app(app)

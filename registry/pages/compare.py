@@ -1,0 +1,35 @@
+"""/compare?models=a,b,c: models side by side, as their answers say them (docs/api-decisions.md#pages): each
+one's lifecycle on every platform, context, capabilities and prices."""
+from .. import pricing
+from ..fields import CAPABILITIES, PLATFORM_NAMES
+from ..queries import catalog, prices
+from ..queries.capabilities import capability_set
+from ..web import params
+from ..web.connection import get_db
+from ..web.errors import bad_request
+from ..wording import price
+from . import page, present, render
+
+MOST = 5   # models on one page: a sixth column is no comparison a person reads
+
+
+@page("/compare", takes=("models",))
+def compare():
+    """Two to five models side by side."""
+    slugs = list(dict.fromkeys(params.listed("models") or []))
+    if not 2 <= len(slugs) <= MOST:
+        raise bad_request(f"Parameter 'models' must name 2 to {MOST} models, comma-separated (slugs).")
+    db = get_db()
+    columns = [_column(db, params.get_or_404("Model", catalog.model_by_slug, slug)) for slug in slugs]
+    platforms = [p for p in PLATFORM_NAMES if any(p in c["platforms"] or p in c["prices"] for c in columns)]
+    return render("compare", columns=columns, served=platforms, priced=pricing.PRICED_PLATFORMS,
+                  capabilities=CAPABILITIES, names=PLATFORM_NAMES)
+
+
+def _column(db, row) -> dict:
+    """What the page says of one model: its facts, capabilities, lifecycle and price per platform."""
+    metadata = catalog.metadata_of(row)
+    lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
+    return {"model": row, "facts": present.model_facts(row), "capabilities": capability_set(row),
+            "platforms": lifecycles,
+            "prices": {p["platform"]: price(p) for p in prices.current(metadata)}}
