@@ -37,7 +37,7 @@ from registry.ingest.runner import run_source  # noqa: E402
 from registry.merge.recompute import model_key  # noqa: E402
 from registry.fields import AUTOMATED_SOURCES  # noqa: E402
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2   # 2: a share of the models priced on the gateway (issue 46)
 STAMP = "2026-01-01T00:00:00Z"
 SOURCE = "bench-synthetic"   # the source the synthetic build's history names
 OPEN_PROVIDERS = {"meta", "qwen", "deepseek", "microsoft", "nvidia", "ibm", "allenai", "01-ai", "stability"}
@@ -116,6 +116,11 @@ def build_synthetic(path: Path, n: int, seed: int) -> dict:
             metadata["tags"] = ["transformers", "safetensors", stem, f"license:{provider}"]
         if dep:
             provenance["deprecation_date"] = "deprecation-feed"
+        if rnd.random() < 0.6:   # priced on the gateway as OpenRouter's catalog prices (docs/api.md#prices)
+            cost = rnd.choice([0.05, 0.15, 0.4, 1.0, 2.5, 3.0, 15.0])
+            metadata["prices"] = {"gateway": {"currency": "USD", "input_per_mtok": cost, "output_per_mtok": cost * 4,
+                                              "effective_from": release or "2026-01-01",
+                                              "source": "openrouter-catalog"}}
         metadata["provenance"] = dict(sorted(provenance.items()))
         models.append({
             "id": i, "slug": slug, "family_id": family[0], "display_name": display, "version": version,
