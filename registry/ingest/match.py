@@ -35,18 +35,8 @@ class Matcher:
         for alias, slug in conn.execute(
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
             self.aliases[alias] = slug
-        # (provider slug, family slug) -> [(release day, slug)] of its working models that are no floating id: what
-        # a gateway's floating id of a line (`~anthropic/claude-sonnet-latest`) chooses among.
-        self.lines: dict[tuple, list] = {}
-        for provider, family, slug, released in conn.execute(
-                "SELECT p.slug, f.slug, m.slug, m.release_date FROM models m JOIN families f ON f.id = m.family_id"
-                " JOIN providers p ON p.id = f.provider_id WHERE m.status IN ('active', 'latest') AND"
-                " json_extract(m.metadata, '$.points_to') IS NULL AND m.release_date IS NOT NULL"):
-            self.lines.setdefault((provider, family), []).append((released, slug))
-        self.served_on = {}   # platform -> slugs of the models it already has an id of
-        for source, slug in conn.execute(
-                "SELECT DISTINCT a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
-            self.served_on.setdefault(source, set()).add(slug)
+        self._conn = conn
+        self._lines: dict | None = None   # read for the first floating id of a line (attach_floating)
         self.folded = {}
         self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
         self.vertex_names: dict[str, set] = {}
@@ -107,12 +97,30 @@ class Matcher:
         words = normalize(record.model_id).lstrip("~")
         if not words.endswith("-latest"):
             return None
-        served = self.served_on.get(platform, set())
-        line = sorted((day, slug) for day, slug in self.lines.get((record.provider, slugify(words[:-7])), ())
+        lines, served_on = self._floating_lines()
+        served = served_on.get(platform, set())
+        line = sorted((day, slug) for day, slug in lines.get((record.provider, slugify(words[:-7])), ())
                       if slug in served or slug in landed)
         if not line or (len(line) > 1 and line[-2][0] == line[-1][0]):
             return None
         return line[-1][1]
+
+    def _floating_lines(self) -> tuple:
+        """((provider slug, family slug) -> [(release day, slug)] of its working models that are no floating id,
+        platform -> slugs of the models it has an id of): what a floating id of a line chooses among. Read once,
+        and only by a run that meets one (a 50k-repo hub run never does)."""
+        if self._lines is None:
+            lines, served_on = {}, {}
+            for provider, family, slug, released in self._conn.execute(
+                    "SELECT p.slug, f.slug, m.slug, m.release_date FROM models m JOIN families f ON f.id = m.family_id"
+                    " JOIN providers p ON p.id = f.provider_id WHERE m.status IN ('active', 'latest') AND"
+                    " json_extract(m.metadata, '$.points_to') IS NULL AND m.release_date IS NOT NULL"):
+                lines.setdefault((provider, family), []).append((released, slug))
+            for source, slug in self._conn.execute(
+                    "SELECT DISTINCT a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
+                served_on.setdefault(source, set()).add(slug)
+            self._lines = (lines, served_on)
+        return self._lines
 
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""

@@ -13,7 +13,7 @@ from ..fields import (ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_
                       SOURCE_URLS)
 from ..lifecycle import days_left
 from ..resolve.index import AliasRow
-from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases, upgrade_for
+from ..resolve.upgrade import pick_upgrade_alias, upgrade_aliases
 
 metadata = catalog.metadata_of      # a model row's metadata as a dict (empty when none)
 
@@ -117,8 +117,9 @@ def lifecycle_rows(db, rows, today: str) -> list:
     """What a page says of each model's lifecycle, as the API answers it: [{model, upgrade, days_left}]. The badge
     is model.status, the countdown wording.countdown(days_left, model.sunset_date), and the upgrade the model's
     own (GET /models/{slug}/upgrade), read for a model that is going (deprecated or sunset) only."""
-    return [{"model": r, "upgrade": upgrade_for(db, r) if r["status"] in RETIRING else None,
-             "days_left": days_left(r["sunset_date"], today)} for r in rows]
+    upgrades = catalog.official_upgrades(db, [r["id"] for r in rows if r["status"] in RETIRING])
+    return [{"model": r, "upgrade": upgrades.get(r["id"]), "days_left": days_left(r["sunset_date"], today)}
+            for r in rows]
 
 
 def shutdowns(own: list, clouds: list, today: str) -> list:

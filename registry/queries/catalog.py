@@ -90,6 +90,17 @@ def _timeline_entry(m) -> dict:
     return entry
 
 
+def official_upgrades(db, model_ids) -> dict:
+    """model id -> {slug, display_name} of the upgrade its own API's decision names (resolve/upgrade.py upgrade_for,
+    for many models in one query: a family page's retiring models)."""
+    ids = list(model_ids)
+    if not ids:
+        return {}
+    return {r[0]: {"slug": r[1], "display_name": r[2]} for r in db.execute(
+        "SELECT l.model_id, u.slug, u.display_name FROM platform_lifecycles l JOIN models u ON u.id = l.upgrade_id"
+        f" WHERE l.platform = ? AND l.model_id IN ({', '.join('?' * len(ids))})", (OFFICIAL, *ids))}
+
+
 def model_row(db, slug: str = None, model_id: int = None):
     """The full row of one model by slug or id, or None."""
     if slug is not None:

@@ -262,7 +262,8 @@ def _floating_as_target(conn, scored: list) -> list:
     """A floating id answers its target (issue 45: "gemini pro" is Gemini Pro Latest, which is Gemini 3.1 Pro
     Preview): the target, when among the candidates, takes the floating id's score and the floating id follows it;
     a floating id named exactly ("gpt-4o") stays first, its target right after it."""
-    targets = candidates.floating_targets(conn, [row["id"] for _, row in scored])
+    # Only a name's match can be a floating id standing for its target: a words match names no model.
+    targets = candidates.floating_targets(conn, [row["id"] for score, row in scored if score > WORDS_WEIGHTS["top"]])
     if not targets:
         return scored
     by_slug = {row["slug"]: i for i, (_, row) in enumerate(scored)}
