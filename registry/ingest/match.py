@@ -36,7 +36,7 @@ class Matcher:
                 "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
             self.aliases[alias] = slug
         self._conn = conn
-        self._lines: dict | None = None   # read for the first floating id of a line (attach_floating)
+        self._lines: dict = {}   # provider -> its lines, read for its first floating id of a line (attach_floating)
         self.folded = {}
         self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
         self.vertex_names: dict[str, set] = {}
@@ -97,7 +97,7 @@ class Matcher:
         words = normalize(record.model_id).lstrip("~")
         if not words.endswith("-latest"):
             return None
-        lines, served_on = self._floating_lines()
+        lines, served_on = self._floating_lines(record.provider)
         served = served_on.get(platform, set())
         line = sorted((day, slug) for day, slug in lines.get((record.provider, slugify(words[:-7])), ())
                       if slug in served or slug in landed)
@@ -105,22 +105,24 @@ class Matcher:
             return None
         return line[-1][1]
 
-    def _floating_lines(self) -> tuple:
-        """((provider slug, family slug) -> [(release day, slug)] of its working models that are no floating id,
-        platform -> slugs of the models it has an id of): what a floating id of a line chooses among. Read once,
-        and only by a run that meets one (a 50k-repo hub run never does)."""
-        if self._lines is None:
+    def _floating_lines(self, provider: str) -> tuple:
+        """((provider slug, family slug) -> [(release day, slug)] of the provider's working models that are no
+        floating id, platform -> slugs of those it has an id of): what a floating id of a line chooses among. Read
+        once per provider, and only by a run that meets one (a 50k-repo hub run never does)."""
+        if provider not in self._lines:
             lines, served_on = {}, {}
-            for provider, family, slug, released in self._conn.execute(
-                    "SELECT p.slug, f.slug, m.slug, m.release_date FROM models m JOIN families f ON f.id = m.family_id"
-                    " JOIN providers p ON p.id = f.provider_id WHERE m.status IN ('active', 'latest') AND"
-                    " json_extract(m.metadata, '$.points_to') IS NULL AND m.release_date IS NOT NULL"):
-                lines.setdefault((provider, family), []).append((released, slug))
-            for source, slug in self._conn.execute(
-                    "SELECT DISTINCT a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
-                served_on.setdefault(source, set()).add(slug)
-            self._lines = (lines, served_on)
-        return self._lines
+            for family, slug, released, source in self._conn.execute(
+                    "SELECT f.slug, m.slug, m.release_date, a.source FROM models m"
+                    " JOIN families f ON f.id = m.family_id JOIN providers p ON p.id = f.provider_id"
+                    " LEFT JOIN aliases a ON a.model_id = m.id"
+                    " WHERE p.slug = ? AND m.status IN ('active', 'latest') AND m.release_date IS NOT NULL"
+                    " AND json_extract(m.metadata, '$.points_to') IS NULL", (provider,)):
+                if (released, slug) not in lines.setdefault((provider, family), []):
+                    lines[(provider, family)].append((released, slug))
+                if source is not None:
+                    served_on.setdefault(source, set()).add(slug)
+            self._lines[provider] = (lines, served_on)
+        return self._lines[provider]
 
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
