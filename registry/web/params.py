@@ -34,17 +34,7 @@ def text(name: str) -> str | None:
 
 def integer(name: str, default=None, minimum=None, maximum=None) -> int | None:
     """An integer parameter within bounds."""
-    value = single(name)
-    if value is None:
-        return default
-    if not _INT.match(value.strip()):
-        raise bad_request(f"Parameter '{name}' must be an integer.")
-    number = int(value)
-    if minimum is not None and number < minimum:
-        raise bad_request(f"Parameter '{name}' must be at least {minimum}.")
-    if maximum is not None and number > maximum:
-        raise bad_request(f"Parameter '{name}' must be at most {maximum}.")
-    return number
+    return _number(name, _INT, int, "an integer", default, minimum, maximum)
 
 
 _AMOUNT = re.compile(r"^\d{1,9}(\.\d{1,9})?$")
@@ -52,13 +42,19 @@ _AMOUNT = re.compile(r"^\d{1,9}(\.\d{1,9})?$")
 
 def amount(name: str, maximum: float) -> float | None:
     """A non-negative decimal parameter ("1", "0.5") at most maximum."""
+    return _number(name, _AMOUNT, float, "a number such as 1 or 0.5", None, None, maximum)
+
+
+def _number(name: str, pattern, read, kind: str, default, minimum, maximum):
     value = single(name)
     if value is None:
-        return None
-    if not _AMOUNT.match(value.strip()):
-        raise bad_request(f"Parameter '{name}' must be a number such as 1 or 0.5.")
-    number = float(value)
-    if number > maximum:
+        return default
+    if not pattern.match(value.strip()):
+        raise bad_request(f"Parameter '{name}' must be {kind}.")
+    number = read(value)
+    if minimum is not None and number < minimum:
+        raise bad_request(f"Parameter '{name}' must be at least {minimum}.")
+    if maximum is not None and number > maximum:
         raise bad_request(f"Parameter '{name}' must be at most {maximum}.")
     return number
 
