@@ -188,3 +188,22 @@ def test_search_reads_price_words(registry, q, first):
     assert results[0]["slug"] == first
     if "under" in q:
         assert SONNET not in [r["slug"] for r in results]
+
+
+@pytest.mark.parametrize("now, kept, held", [
+    (100_000, 200_000, True),     # shrinks: held, the window stated before still served
+    (400_000, 400_000, False),    # grows: taken
+    (200_000, 200_000, False),    # the same
+])
+def test_a_shrinking_context_window_is_held_for_a_curator(tmp_path, now, kept, held):
+    from registry.ingest.match import records_to_facts
+    from registry.ingest.records import Record
+    build_db(tmp_path / "r.db", DATA / "curation")
+    conn = connect_rw(str(tmp_path / "r.db"))
+    conn.execute("INSERT INTO facts (source, model_slug, field, value) VALUES ('vendor-b-api', ?, "
+                 "'input_context_window', '200000')", (SONNET,))
+    record = Record(SONNET, "anthropic", {"input_context_window": now}, [(SONNET, "official")])
+    facts, _aliases, details = records_to_facts(conn, "vendor-b-api", [record])
+    stored = {field: json.loads(value) for _source, _slug, field, value in facts}
+    assert stored["input_context_window"] == kept
+    assert bool(details.get("held_windows")) is held

@@ -140,10 +140,11 @@ def unattached(conn) -> list[str]:
 
 
 def held_prices(conn) -> list[str]:
-    """The prices each source's last completed run held instead of serving (details.held_prices): a jump to
-    confirm in curation, or to let the next run correct (docs/api.md#prices)."""
+    """The prices and shrinking context windows each source's last completed run held instead of serving
+    (details.held_prices, details.held_windows): to confirm in curation, or to let the next run correct
+    (docs/api.md#prices)."""
     sources = [r[0] for r in conn.execute("SELECT DISTINCT source FROM ingestion_runs ORDER BY source")]
-    return _last_runs_say(conn, "held_prices", sources)
+    return _last_runs_say(conn, "held_prices", sources) + _last_runs_say(conn, "held_windows", sources)
 
 
 def _last_runs_say(conn, key: str, sources) -> list[str]:
@@ -167,7 +168,7 @@ def report(drift: list[Drift], platform_ids: list[str] = (), held: list[str] = (
     out.append(f"Ids a platform's catalog lists that no model of the registry answers to ({len(platform_ids)}):"
                " curate the model (with its source), or leave it")
     out += [f"  {line}" for line in platform_ids]
-    out.append(f"Prices held for a curator, the price stated before still served ({len(held)}): confirm the new one"
-               " in curation (with its source), or leave it for the next run")
+    out.append(f"Prices and context windows held for a curator, the value stated before still served ({len(held)}):"
+               " confirm the new one in curation (with its source), or leave it for the next run")
     out += [f"  {line}" for line in held]
     return "\n".join(out)

@@ -12,7 +12,7 @@ from collections import Counter
 from ..fields import FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
 from ..normalize import normalize
-from . import prices, validate
+from . import held as held_back, prices, validate
 
 _SLUG_JUNK = re.compile(r"[^a-z0-9.]+")
 
@@ -224,7 +224,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
             refused.append(f"{mine}/{slug}: replacement {target} is {theirs}'s")
         elif target != slug:
             placed[slug]["successor"] = target
-    held = prices.dated(conn, source, placed)
+    held, shrunk = prices.dated(conn, source, placed), held_back.shrinking_windows(conn, source, placed)
     facts = _within_bound(fact_rows(source, placed), refused, checked.refused_values)
     alias_rows = [(source, alias, slug, alias_source, position)
                   for (alias, alias_source), (slug, position) in aliases.items()]
@@ -237,6 +237,8 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         details["refused"] = _bounded(sorted(refused))
     if held:   # registry curate --drift lists them too (docs/api.md#prices)
         details["held_prices"] = _bounded(sorted(held))
+    if shrunk:
+        details["held_windows"] = _bounded(shrunk)
     details.update(checked.details())
     return facts, alias_rows, details
 
