@@ -69,6 +69,28 @@ def amount(written, scale: int | str = 1) -> float | None:
     return None if value < 0 else float(value)
 
 
+def stated(item: dict, read: dict, currency: str = "USD") -> dict | None:
+    """An upstream's price entry from its own fields (read: field -> (the price it is, the scale to this module's
+    units)); None when it states none. A value that is no number is passed on as written (its first 40
+    characters), for the check of upstream values to refuse the entry, with why (registry/ingest/validate.py): one
+    model's bad price never fails a run."""
+    entry = {}
+    for key, (name, scale) in read.items():
+        try:
+            entry[name] = amount(item.get(key), scale)
+        except ValueError:
+            entry[name] = str(item.get(key))[:40]
+    entry = {name: value for name, value in entry.items() if value is not None}
+    return {**entry, "currency": currency} if entry else None
+
+
+def platform_problem(platform: str, entry) -> str | None:
+    """Why an entry is no price of that platform (None when it is one)."""
+    if platform not in PRICED_PLATFORMS:
+        return f"is not one of {', '.join(PRICED_PLATFORMS)}"
+    return problem(entry)
+
+
 def same(old: dict, new: dict) -> bool:
     """Do two entries state the same prices (whatever their days and sources)?"""
     return all(old.get(name) == new.get(name) for name in (*VALUES, "currency"))

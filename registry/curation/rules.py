@@ -104,8 +104,7 @@ def _prices(value):
     if not isinstance(value, dict) or not value:
         return "must map platforms to price entries"
     for platform, entry in value.items():
-        why = (f"is not one of {', '.join(pricing.PRICED_PLATFORMS)}" if platform not in pricing.PRICED_PLATFORMS
-               else pricing.problem(entry))
+        why = pricing.platform_problem(platform, entry)
         if why:
             return f"{platform}: {why}"
     return None

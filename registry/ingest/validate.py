@@ -308,8 +308,7 @@ def _prices(value, label: str, checked: Checked) -> dict:
         raise Refused("is not a model's prices by platform")
     kept = {}
     for platform, entry in value.items():
-        why = (f"is not one of {', '.join(pricing.PRICED_PLATFORMS)}" if platform not in pricing.PRICED_PLATFORMS
-               else pricing.problem(entry))
+        why = pricing.platform_problem(platform, entry)
         if why:
             checked.refuse(label, f"prices.{platform}", entry, why)
         else:

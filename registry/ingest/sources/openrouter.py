@@ -37,8 +37,9 @@ ORGS = {"openai": "openai", "anthropic": "anthropic", "google": "google", "meta-
 # OpenRouter's `pricing` (USD per token, as strings) -> the registry's prices per 1M tokens (registry/pricing.py);
 # `request` is per request. Its image, audio, web_search and internal_reasoning prices have no unit the registry
 # keeps yet: left out.
-PER_TOKEN = {"prompt": "input_per_mtok", "completion": "output_per_mtok",
-             "input_cache_read": "cached_input_read_per_mtok", "input_cache_write": "cached_input_write_per_mtok"}
+READ = {"prompt": ("input_per_mtok", 1_000_000), "completion": ("output_per_mtok", 1_000_000),
+        "input_cache_read": ("cached_input_read_per_mtok", 1_000_000),
+        "input_cache_write": ("cached_input_write_per_mtok", 1_000_000), "request": ("per_request", 1)}
 # Organisations whose ids are the gateway's routers or its cloaked (unnamed) models: no provider's model.
 ROUTERS = frozenset({"openrouter", "switchpoint"})
 
@@ -65,26 +66,18 @@ def parse(pages: list[Page]) -> list[Record]:
         links = [v for v in (u.opt_str(item, "canonical_slug", ctx), u.opt_str(item, "hugging_face_id", ctx)) if v]
         fields = {"platforms": {PLATFORM: schedule}}
         # A variant (`:free`, `:extended`) is priced as that variant: the model's gateway price is its plain id's.
-        price = None if ":" in model_id else _price(item.get("pricing"), ctx)
+        price = None if ":" in model_id else _price(item.get("pricing"))
         if price:
             fields["prices"] = {PLATFORM: price}
         records.append(Record(model_id, provider, fields, [(model_id, PLATFORM)], links=links))
     return records
 
 
-def _price(pricing, ctx: str) -> dict | None:
-    """The gateway's price of one id (USD), per 1M tokens and per request; None when it states none. A value that
-    is no number is passed on as written, for the check of upstream values to refuse with the rest of the entry
-    (registry/ingest/validate.py): one id's bad price never fails the run."""
+def _price(pricing) -> dict | None:
+    """The gateway's price of one id (USD), per 1M tokens and per request; None when it states none."""
     if not isinstance(pricing, dict):
         return None
-    price = {}
-    for key, name, scale in (*((k, n, 1_000_000) for k, n in PER_TOKEN.items()), ("request", "per_request", 1)):
-        try:
-            price[name] = price_rules.amount(pricing.get(key), scale)
-        except ValueError:
-            price[name] = str(pricing.get(key))
-    if price.get("per_request") == 0:   # "0": no charge per request, which is no price of its own
-        price["per_request"] = None
-    price = {name: value for name, value in price.items() if value is not None}
-    return {**price, "currency": "USD"} if price else None
+    price = price_rules.stated(pricing, READ)
+    if price and price.get("per_request") == 0:   # "0": no charge per request, which is no price of its own
+        del price["per_request"]
+    return price if price and set(price) != {"currency"} else None

@@ -8,9 +8,10 @@ from . import _util as u
 # https://docs.rs/xai-grpc-client/0.4.3/xai_grpc_client/models/struct.LanguageModel.html gives them, and grok-4-0709's
 # 30000 / 150000 are xAI's $3 / $15) -> the registry's USD per 1M tokens (registry/pricing.py). Image input and
 # search are priced in other units: left out.
-PRICES = {"prompt_text_token_price": "input_per_mtok", "completion_text_token_price": "output_per_mtok",
-          "cached_prompt_text_token_price": "cached_input_read_per_mtok"}
 PER_MTOK = "0.0001"
+READ = {"prompt_text_token_price": ("input_per_mtok", PER_MTOK),
+        "completion_text_token_price": ("output_per_mtok", PER_MTOK),
+        "cached_prompt_text_token_price": ("cached_input_read_per_mtok", PER_MTOK)}
 
 SOURCE = "vendor-f-api"
 PROVIDER = "xai"
@@ -36,15 +37,9 @@ def parse(pages: list[Page]) -> list[Record]:
             owned_by=u.opt_str(item, "owned_by", ctx),
             input_modalities=u.opt_list(item, "input_modalities", ctx),
             output_modalities=u.opt_list(item, "output_modalities", ctx))
-        price = {}
-        for key, name in PRICES.items():
-            try:
-                price[name] = pricing.amount(item.get(key), PER_MTOK)
-            except ValueError:   # passed on as written: the check of upstream values refuses the entry, with why
-                price[name] = str(item.get(key))[:40]
-        price = {name: value for name, value in price.items() if value is not None}
+        price = pricing.stated(item, READ)
         if price:
-            fields["prices"] = {"official": {**price, "currency": "USD"}}
+            fields["prices"] = {"official": price}
         aliases = [(model_id, "official")]
         aliases += [(a, "official") for a in u.opt_list(item, "aliases", ctx) if a != model_id]
         records[model_id] = Record(model_id, PROVIDER, fields, aliases)
