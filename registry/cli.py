@@ -215,7 +215,7 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
         curated, on = drift.curated_values(conn), rules.today()
         found = drift.explain(drift.last_runs(conn, curated, on) + seeds_drift.seeds(conn, curated, seeds_dir, on),
                               cur.field_lines, directory)
-        platform_ids, held = drift.unattached(conn), drift.held_prices(conn)
+        platform_ids, held = drift.unattached(conn), drift.held(conn)
     finally:
         conn.close()
     click.echo(drift.report(found, platform_ids, held))

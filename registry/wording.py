@@ -30,20 +30,24 @@ def _shown(value) -> str:
     return "none" if value is None else str(value)
 
 
+def money(value, currency: str | None = "USD") -> str:
+    """An amount as a person writes it: "$3", "$0.125", "EUR 2"."""
+    return ("$" if currency == "USD" else f"{currency or ''} ") + f"{value:g}"
+
+
 def price(entry) -> str:
     """A price entry in words: "$3 in / $15 out per 1M tokens" (or per request, per image)."""
     if not isinstance(entry, dict):
         return "none"
-    sign = "$" if entry.get("currency") == "USD" else f"{entry.get('currency', '')} "
-    money = lambda value: f"{sign}{value:g}"   # noqa: E731  (3.0 -> $3, 0.125 -> $0.125)
+    currency = entry.get("currency")
     parts = []
     if entry.get("input_per_mtok") is not None or entry.get("output_per_mtok") is not None:
-        parts.append(" / ".join(f"{money(entry[k])} {word}" for k, word in (("input_per_mtok", "in"),
-                                                                          ("output_per_mtok", "out"))
+        parts.append(" / ".join(f"{money(entry[k], currency)} {word}" for k, word in (("input_per_mtok", "in"),
+                                                                                    ("output_per_mtok", "out"))
                                 if entry.get(k) is not None) + " per 1M tokens")
     for key, unit in (("per_request", "request"), ("per_image", "image")):
         if entry.get(key) is not None:
-            parts.append(f"{money(entry[key])} per {unit}")
+            parts.append(f"{money(entry[key], currency)} per {unit}")
     return ", ".join(parts) or "none"
 
 

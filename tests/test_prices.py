@@ -103,7 +103,7 @@ def test_a_jump_is_held_for_a_curator_not_served(registry, prompt, completion, w
     (price,) = _prices(client)
     assert (price["input_per_mtok"], price["effective_from"]) == (3.0, "2026-11-22")
     from registry.curation import drift
-    assert any(why in line for line in drift.held_prices(connect_rw(str(db))))
+    assert any(why in line for line in drift.held(connect_rw(str(db))))
 
 
 @pytest.mark.parametrize("old, new, held", [

@@ -139,7 +139,7 @@ def unattached(conn) -> list[str]:
     return _last_runs_say(conn, "unattached", PLATFORM_SOURCES)
 
 
-def held_prices(conn) -> list[str]:
+def held(conn) -> list[str]:
     """The prices and shrinking context windows each source's last completed run held instead of serving
     (details.held_prices, details.held_windows): to confirm in curation, or to let the next run correct
     (docs/api.md#prices)."""

@@ -99,14 +99,14 @@ class Matcher:
             return None
         lines, served_on = self._floating_lines(record.provider)
         served = served_on.get(platform, set())
-        line = sorted((day, slug) for day, slug in lines.get((record.provider, slugify(words[:-7])), ())
+        line = sorted((day, slug) for day, slug in lines.get((record.provider, slugify(words[:-len("-latest")])), ())
                       if slug in served or slug in landed)
         if not line or (len(line) > 1 and line[-2][0] == line[-1][0]):
             return None
         return line[-1][1]
 
     def _floating_lines(self, provider: str) -> tuple:
-        """((provider slug, family slug) -> [(release day, slug)] of the provider's working models that are no
+        """((provider slug, family slug) -> {(release day, slug)} of the provider's working models that are no
         floating id, platform -> slugs of those it has an id of): what a floating id of a line chooses among. Read
         once per provider, and only by a run that meets one (a 50k-repo hub run never does)."""
         if provider not in self._lines:
@@ -117,8 +117,7 @@ class Matcher:
                     " LEFT JOIN aliases a ON a.model_id = m.id"
                     " WHERE p.slug = ? AND m.status IN ('active', 'latest') AND m.release_date IS NOT NULL"
                     " AND json_extract(m.metadata, '$.points_to') IS NULL", (provider,)):
-                if (released, slug) not in lines.setdefault((provider, family), []):
-                    lines[(provider, family)].append((released, slug))
+                lines.setdefault((provider, family), set()).add((released, slug))
                 if source is not None:
                     served_on.setdefault(source, set()).add(slug)
             self._lines[provider] = (lines, served_on)

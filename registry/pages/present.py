@@ -56,8 +56,8 @@ def explain_upgrade(row, upgrade, lifecycle) -> str:
         return ""
     named = told["named_by"]
     said = f" Why: {reason}" + (f" (source: {named['source']})" if named else "")
-    changed = [f"{CHANGE_WORDS.get(what, what)} {_money(c['from']) if what in MONEY else _shown(c['from'])} to "
-               f"{_money(c['to']) if what in MONEY else _shown(c['to'])}" for what, c in told["changes"].items()]
+    changed = [f"{CHANGE_WORDS.get(what, what)} {_shown(c['from'], what)} to {_shown(c['to'], what)}"
+               for what, c in told["changes"].items()]
     return said + (f"; it changes {', '.join(changed)}" if changed else "") + "."
 
 
@@ -65,14 +65,12 @@ CHANGE_WORDS = {"model_type": "the kind of model from", "tier": "the tier from",
                 "output_modalities": "its output from", "input_context_window": "its context from",
                 "open_weights": "open weights from", "input_per_mtok": "its price per 1M input tokens here from",
                 "output_per_mtok": "its price per 1M output tokens here from"}
-MONEY = ("input_per_mtok", "output_per_mtok")
+MONEY = ("input_per_mtok", "output_per_mtok")   # compared only where both prices are in one currency (USD)
 
 
-def _money(value) -> str:
-    return f"${value:g}"
-
-
-def _shown(value) -> str:
+def _shown(value, what: str) -> str:
+    if what in MONEY:
+        return wording.money(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
@@ -109,6 +107,8 @@ def price_rows(db, row, today: str) -> list:
         periods.setdefault(price["platform"], []).append(price)
     return [{"label": PLATFORM_NAMES[platform], "platform": platform, "price": shown[-1], "periods": len(shown),
              "words": wording.price(shown[-1]) if shown[-1]["effective_to"] is None else None,
+             "cached": None if shown[-1]["cached_input_read_per_mtok"] is None
+             else wording.money(shown[-1]["cached_input_read_per_mtok"], shown[-1]["currency"]),
              "chart": price_chart.chart(shown, today)}
             for platform, shown in periods.items()]
 

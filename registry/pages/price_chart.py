@@ -4,6 +4,8 @@ input and output per 1M tokens as two lines. The macro price_chart_svg (template
 numbers out."""
 from datetime import date
 
+from ..wording import money
+
 WIDTH, HEIGHT, LEFT, TOP, BOTTOM = 320, 90, 44, 8, 18   # px; the y axis's labels left, the first and last day below
 SERIES = (("input_per_mtok", "input"), ("output_per_mtok", "output"))
 
@@ -19,6 +21,7 @@ def chart(periods: list, today: str) -> dict | None:
     end = max(date.fromisoformat(today), date.fromisoformat(dated[-1]["effective_from"]))
     span = max((end - start).days, 1)
     top = max(values) or 1.0
+    currency = dated[-1].get("currency")
     plot_w, plot_h = WIDTH - LEFT - 4, HEIGHT - TOP - BOTTOM
 
     def x(day: str | None) -> float:
@@ -41,5 +44,5 @@ def chart(periods: list, today: str) -> dict | None:
         if points:
             series.append({"name": name, "points": " ".join(f"{px},{py}" for px, py in points)})
     return {"width": WIDTH, "height": HEIGHT, "left": LEFT, "bottom": HEIGHT - BOTTOM + 12, "series": series,
-            "ticks": [{"y": y(top), "label": f"${top:g}"}, {"y": y(0), "label": "$0"}],
+            "ticks": [{"y": y(top), "label": money(top, currency)}, {"y": y(0), "label": money(0, currency)}],
             "first": dated[0]["effective_from"], "last": end.isoformat(), "right": WIDTH - 4}
