@@ -7,6 +7,7 @@ words; alias sources and platforms, their order and their names; each source's u
 schema.sql's CHECK lists and the OpenAPI enums are checked against it (tests/test_vocabulary.py), and
 the SQL orders are generated from it (sql_rank).
 """
+import re
 from dataclasses import dataclass
 
 MODEL_TYPES = ("chat", "embedding", "image", "audio_generation", "speech_to_text", "realtime",
@@ -45,7 +46,11 @@ FEED_SOURCE, HUB_SOURCE = "deprecation-feed", "model-hub"
 # The platforms' own catalogs, each the source of one platform's ids and schedule, never of a model's own facts
 # (docs/lifecycle.md#platform-catalogs): source -> the alias source (platform) it writes.
 PLATFORM_SOURCES = {"openrouter-catalog": "gateway", "bedrock-catalog": "cloud-a", "vertex-catalog": "cloud-b"}
-AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE) + tuple(PLATFORM_SOURCES)
+# A public catalog of many platforms (models.dev's api.json): each row's price on its own platform and, from a
+# provider's own rows, the model's capabilities; the last word on both, and never an id or a date of its own
+# (docs/data-flow.md#the-public-catalog).
+CATALOG_SOURCE = "public-catalog"
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE) + tuple(PLATFORM_SOURCES) + (CATALOG_SOURCE,)
 # Each automated source's upstream: its default base URL (REGISTRY_<SOURCE>_URL overrides where a run
 # reads, registry/ingest/sources/), and where a page links a fact that source gave; in AUTOMATED_SOURCES order.
 SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
@@ -53,7 +58,7 @@ SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
     "https://api.mistral.ai", "https://api.cohere.com", "https://api.x.ai",
     "https://deprecations.info", "https://huggingface.co",
     "https://openrouter.ai", "https://bedrock.us-east-1.amazonaws.com",
-    "https://us-central1-aiplatform.googleapis.com"), strict=True))
+    "https://us-central1-aiplatform.googleapis.com", "https://models.dev"), strict=True))
 
 
 def sql_list(values) -> str:
@@ -122,6 +127,12 @@ FIELDS = (
     Field("tool_calling", "flag", "capability"),
     Field("reasoning", "flag", "capability"),
     Field("vision", "flag", "capability"),
+    # Answers in a JSON schema the caller gives (a dedicated feature, not JSON mode alone).
+    Field("structured_output", "flag", "capability"),
+    # The reasoning efforts a caller may ask for (Anthropic's `effort`, OpenAI's `reasoning_effort`).
+    Field("reasoning_efforts", "efforts", "capability"),
+    # The last month (or day) of the model's training data, as its source writes it: YYYY-MM or YYYY-MM-DD.
+    Field("knowledge_cutoff", "month", "capability"),
 )
 BY_NAME = {f.name: f for f in FIELDS}
 
@@ -130,6 +141,10 @@ COLUMNS = tuple(f.name for f in FIELDS if f.stored == "column")
 CAPABILITIES = tuple(f.name for f in FIELDS if f.stored == "capability")
 # What input_modalities and output_modalities may hold; anything else a source sends is dropped.
 MODALITIES = ("text", "image", "audio", "video", "pdf")
+# What reasoning_efforts may hold, least first; anything else a source sends is dropped.
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
+# A knowledge cutoff: a month, or a day where the source names one (2025-03, 2025-03-31).
+KNOWLEDGE_CUTOFF = re.compile(r"\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?")
 LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
 # Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
 # The columns a single-model answer adds to the list's Model object (a link such as successor is shaped apart).

@@ -18,9 +18,15 @@ VALUES = {
     "output_per_mtok": "output tokens, per 1M",
     "cached_input_read_per_mtok": "cached input tokens read, per 1M",
     "cached_input_write_per_mtok": "input tokens written to the cache, per 1M",
+    "input_audio_per_mtok": "audio input tokens, per 1M",
+    "output_audio_per_mtok": "audio output tokens, per 1M",
     "per_request": "each request",
     "per_image": "each image generated",
 }
+# A price for long prompts: above this many input tokens, each price of the tier replaces the entry's own
+# (`tiers`, docs/api.md#prices; Anthropic's and Google's above 200k, OpenAI's above 272k).
+TIER_KEY = "above_input_tokens"
+MAX_TIERS = 8
 # The dollar amount past which a per-1M-token or per-unit price is taken for a typo (the dearest real one is in the
 # hundreds): refused, never served.
 MAX_PRICE = 100_000
@@ -36,9 +42,20 @@ def problem(entry) -> str | None:
     code, an effective_from day; at least one value."""
     if not isinstance(entry, dict):
         return "must map price names to numbers"
-    unknown = set(entry) - set(VALUES) - {"currency", "effective_from"}
+    unknown = set(entry) - set(VALUES) - {"currency", "effective_from", "tiers"}
     if unknown:
-        return f"holds {', '.join(sorted(unknown))}, not one of {', '.join(VALUES)}, currency, effective_from"
+        return f"holds {', '.join(sorted(unknown))}, not one of {', '.join(VALUES)}, tiers, currency, effective_from"
+    why = _values_problem(entry) or _tiers_problem(entry.get("tiers"))
+    if why:
+        return why
+    if not CURRENCY.match(str(entry.get("currency", ""))):
+        return "currency must be a three-letter code (USD)"
+    if "effective_from" in entry and not DAY.match(str(entry["effective_from"])):
+        return "effective_from must be a day (YYYY-MM-DD)"
+    return None
+
+
+def _values_problem(entry: dict) -> str | None:
     if not any(entry.get(name) is not None for name in VALUES):
         return "states no price"
     for name in VALUES:
@@ -47,10 +64,27 @@ def problem(entry) -> str | None:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PRICE:
             return f"{name} must be a number from 0 to {MAX_PRICE}"
-    if not CURRENCY.match(str(entry.get("currency", ""))):
-        return "currency must be a three-letter code (USD)"
-    if "effective_from" in entry and not DAY.match(str(entry["effective_from"])):
-        return "effective_from must be a day (YYYY-MM-DD)"
+    return None
+
+
+def _tiers_problem(tiers) -> str | None:
+    """Why `tiers` is no list of long-prompt prices (None when absent or one): each a distinct
+    above_input_tokens (a whole number of tokens) and some of VALUES."""
+    if tiers is None:
+        return None
+    if not isinstance(tiers, list) or not 0 < len(tiers) <= MAX_TIERS:
+        return f"tiers must be a list of 1 to {MAX_TIERS} prices for long prompts"
+    seen = set()
+    for tier in tiers:
+        if not isinstance(tier, dict) or set(tier) - set(VALUES) - {TIER_KEY}:
+            return f"each tier must hold {TIER_KEY} and some of {', '.join(VALUES)}"
+        above = tier.get(TIER_KEY)
+        if isinstance(above, bool) or not isinstance(above, int) or not 0 < above <= 10**8 or above in seen:
+            return f"each tier's {TIER_KEY} must be a distinct number of tokens from 1 to 100,000,000"
+        seen.add(above)
+        why = _values_problem(tier)
+        if why:
+            return f"the tier above {above} tokens {why}"
     return None
 
 
@@ -93,7 +127,7 @@ def platform_problem(platform: str, entry) -> str | None:
 
 def same(old: dict, new: dict) -> bool:
     """Do two entries state the same prices (whatever their days and sources)?"""
-    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency"))
+    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency", "tiers"))
 
 
 def held(old: dict, new: dict) -> str | None:

@@ -34,7 +34,7 @@ MISTRAL_TRANSCRIBE = {"completion_chat": False, "audio_transcription": True, "fu
     # Cohere's features of a chat model are the whole list: no "tools" there means no tools
     ("vendor-e-api", {"features": ["json_mode", "vision"], "endpoints": ["chat"]},
      {"tool_calling": False, "reasoning": False, "vision": True, "input_modalities": ["text", "image"],
-      "output_modalities": ["text"]}),
+      "output_modalities": ["text"], "structured_output": False}),     # JSON mode alone is no schema
     ("vendor-e-api", {"features": ["tools"], "endpoints": ["embed"]}, {}),     # not a chat model: says nothing
     ("vendor-e-api", {"supports_vision": False}, {"vision": False}),
     # the hub's pipeline tag
@@ -53,6 +53,21 @@ MISTRAL_TRANSCRIBE = {"completion_chat": False, "audio_transcription": True, "fu
     ("vendor-f-api", {"input_modalities": "text"}, {}),
     ("vendor-f-api", {"input_modalities": [["text"], 3, "x" * 100]}, {}),
     ("vendor-a-api", {"owned_by": "openai"}, {}),
+    # Anthropic's structured outputs and the efforts a request may ask for
+    ("vendor-b-api", {"capabilities": {"structured_outputs": {"supported": True}, "effort": {
+        "supported": True, "low": {"supported": True}, "high": {"supported": True}, "max": {"supported": False}}}},
+     {"structured_output": True, "reasoning_efforts": ["low", "high"]}),
+    ("vendor-b-api", {"capabilities": {"effort": {"supported": False, "low": {"supported": True}}}}, {}),
+    # Cohere's json_schema feature is structured output
+    ("vendor-e-api", {"features": ["json_schema", "tools"], "endpoints": ["chat"]},
+     {"tool_calling": True, "reasoning": False, "vision": False, "structured_output": True,
+      "input_modalities": ["text"], "output_modalities": ["text"]}),
+    # the public catalog names each capability as the registry does (registry/ingest/sources/modelsdev.py)
+    ("public-catalog", {"structured_output": True, "knowledge_cutoff": "2025-03",
+                        "reasoning_efforts": ["max", "low", "turbo"], "input_modalities": ["text", "image"]},
+     {"structured_output": True, "knowledge_cutoff": "2025-03", "reasoning_efforts": ["low", "max"],
+      "input_modalities": ["text", "image"], "vision": True}),
+    ("public-catalog", {"knowledge_cutoff": 2025, "reasoning_efforts": "max"}, {}),
 ])
 def test_each_source_shape_is_read_into_the_set(source, fields, expected):
     stated = stated_by({field: {source: value} for field, value in fields.items()}, source)
@@ -73,6 +88,11 @@ def test_priority_picks_each_capability_with_its_source_and_unknown_stays_out():
         "reasoning": (False, "vendor-b-api"),
     }
     assert capabilities({"owned_by": {"vendor-a-api": "openai"}}) == {}
+    # the public catalog has the last word: a listing's statement wins, the catalog fills in what none states
+    assert capabilities({"capabilities": {"vendor-b-api": {"structured_outputs": {"supported": False}}},
+                         "structured_output": {"public-catalog": True},
+                         "knowledge_cutoff": {"public-catalog": "2025-03-31"}}) == {
+        "structured_output": (False, "vendor-b-api"), "knowledge_cutoff": ("2025-03-31", "public-catalog")}
 
 
 SONNET = "claude-sonnet-4-5-20250929"
@@ -97,7 +117,8 @@ def stated(app, monkeypatch):
 def test_the_single_model_answer_shows_the_set_with_provenance(client, stated):
     body = client.get(f"/api/v1/models/{SONNET}").get_json()
     assert body["capabilities"] == {"input_modalities": ["text", "image", "pdf"], "output_modalities": None,
-                                    "tool_calling": None, "reasoning": False, "vision": True}
+                                    "tool_calling": None, "reasoning": False, "vision": True,
+                                    "structured_output": None, "reasoning_efforts": None, "knowledge_cutoff": None}
     provenance = body["metadata"]["provenance"]
     assert {k: provenance[k] for k in ("input_modalities", "reasoning", "vision")} == \
         {"input_modalities": "vendor-b-api", "reasoning": "vendor-b-api", "vision": "vendor-b-api"}
@@ -149,6 +170,11 @@ def test_the_filter_rows_follow_a_changed_statement(app, client, stated, monkeyp
     ("vision=yes", "vision"),
     ("input_modalities=smell", "input_modalities"),
     ("tool_calling=true&tool_calling=false", "tool_calling"),
+    ("structured_output=1", "structured_output"),
+    ("reasoning_efforts=turbo", "reasoning_efforts"),
+    ("min_knowledge_cutoff=2025", "min_knowledge_cutoff"),
+    ("min_knowledge_cutoff=2025-13", "min_knowledge_cutoff"),
+    ("knowledge_cutoff=2025-03", "knowledge_cutoff"),    # filtered by the earliest one accepted, not by equality
 ])
 @pytest.mark.parametrize("path", ["/api/v1/models?", "/api/v1/search?q=claude&"])
 def test_bad_filters_are_a_400_naming_the_parameter(client, path, query, name):

@@ -49,7 +49,7 @@ def test_a_model_carries_its_aliases_platform_lifecycles_and_provenance(client):
     assert [p["platform"] for p in sonnet["platforms"]] == ["official", "cloud-a", "cloud-b", "gateway"]
     assert sonnet["metadata"]["provenance"]["sunset_date"] == "curation"
     assert set(sonnet["capabilities"]) == {"input_modalities", "output_modalities", "tool_calling", "reasoning",
-                                          "vision"}
+                                          "vision", "structured_output", "reasoning_efforts", "knowledge_cutoff"}
 
 
 def test_every_ndjson_line_meets_its_schema_and_says_what_it_holds(client, schema):

@@ -60,8 +60,9 @@ def test_a_price_is_served_with_its_platform_day_and_source_and_a_rerun_writes_n
     run("2026-11-22", "0.000003", "0.000015")
     (price,) = _prices(client)
     assert price == {"platform": "gateway", "currency": "USD", "input_per_mtok": 3.0, "output_per_mtok": 15.0,
-                     "cached_input_read_per_mtok": None, "cached_input_write_per_mtok": None, "per_request": None,
-                     "per_image": None, "effective_from": "2026-11-22", "effective_to": None,
+                     "cached_input_read_per_mtok": None, "cached_input_write_per_mtok": None,
+                     "input_audio_per_mtok": None, "output_audio_per_mtok": None, "per_request": None,
+                     "per_image": None, "tiers": [], "effective_from": "2026-11-22", "effective_to": None,
                      "source": "openrouter-catalog"}
     assert client.get(f"/api/v1/models/{SONNET}").get_json()["prices"] == [price]
     conn = connect_rw(str(db))
@@ -128,6 +129,13 @@ def test_what_a_jump_is(old, new, held):
     ({"currency": "USD"}, "states no price"),
     ({"input_per_mtok": 3.0, "currency": "USD", "per_token": 1}, "not one of"),
     ({"input_per_mtok": 3.0, "currency": "USD", "effective_from": "yesterday"}, "effective_from"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 200000, "input_per_mtok": 6}]}, None),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": []}, "tiers must be a list of 1 to"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"input_per_mtok": 6}]}, "above_input_tokens must be"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 1, "input_per_mtok": 6},
+                                                          {"above_input_tokens": 1, "input_per_mtok": 7}]}, "distinct"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 9, "batch": 1}]}, "each tier must"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 9}]}, "states no price"),
 ])
 def test_what_a_price_is(entry, problem):
     found = pricing.problem(entry)

@@ -2,7 +2,8 @@
 import datetime as dt
 import re
 
-from ..fields import BY_NAME, CURATED, MODALITIES, MODEL_TYPES, PLATFORMS, STATUSES
+from ..fields import (BY_NAME, CURATED, KNOWLEDGE_CUTOFF, MODALITIES, MODEL_TYPES, PLATFORMS, REASONING_EFFORTS,
+                      STATUSES)
 from ..fields import RETIRING
 from .. import pricing
 
@@ -96,6 +97,19 @@ def _modalities(value):
     return None
 
 
+def _efforts(value):
+    if not isinstance(value, list) or not value or any(item not in REASONING_EFFORTS for item in value) \
+            or len(set(value)) != len(value):
+        return f"must be a list of distinct reasoning efforts ({', '.join(REASONING_EFFORTS)})"
+    return None
+
+
+def _month(value):
+    if not isinstance(value, str) or not KNOWLEDGE_CUTOFF.fullmatch(value):
+        return "must be a month YYYY-MM, or a day YYYY-MM-DD where the source names one"
+    return _date(value) if len(value) > 7 else None
+
+
 def _flag(value):
     return None if isinstance(value, bool) else "must be true or false (leave it out when no source says)"
 
@@ -115,6 +129,7 @@ KIND_CHECKS = {
     "family_slug": _family_slug, "text": _text, "version": _version, "model_type": _one_of(MODEL_TYPES),
     "date": _date, "count": _count, "url": _url, "model_slug": _model_slug, "status": _one_of(STATUSES),
     "platforms": _platforms, "modalities": _modalities, "flag": _flag, "prices": _prices,
+    "efforts": _efforts, "month": _month,
 }
 
 

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from ..fields import (ALIAS_SOURCES, BY_NAME, COUNT_RANGES, DATE_WINDOW, ID_PATTERN, MAX_ID, MAX_NAME, MAX_TEXT,
-                      MODEL_TYPES, PLATFORMS)
+from ..fields import (ALIAS_SOURCES, BY_NAME, COUNT_RANGES, DATE_WINDOW, ID_PATTERN, KNOWLEDGE_CUTOFF, MAX_ID,
+                     MAX_NAME, MAX_TEXT, MODEL_TYPES, PLATFORMS, REASONING_EFFORTS)
 from .. import pricing
 from ..text import one_line, without_controls
 from ..url_policy import problem as url_problem
@@ -122,6 +122,23 @@ def _flag(value) -> bool:
     return value
 
 
+def _month(value) -> str:
+    """A knowledge cutoff: YYYY-MM, or a day (fields.KNOWLEDGE_CUTOFF), within DATE_WINDOW."""
+    if not isinstance(value, str) or not KNOWLEDGE_CUTOFF.fullmatch(value):
+        raise Refused("is not a month (YYYY-MM) or a day")
+    return _date(value) if len(value) > 7 else _date(value + "-01")[:7]
+
+
+def _efforts(value) -> list:
+    """Reasoning efforts: the words of fields.REASONING_EFFORTS the list holds, in that order; none known refused."""
+    if not isinstance(value, list):
+        raise Refused("is not a list of reasoning efforts")
+    known = [effort for effort in REASONING_EFFORTS if effort in value]
+    if not known:
+        raise Refused(f"names none of {', '.join(REASONING_EFFORTS)}")
+    return known
+
+
 def _one_of(choices):
     def check(value):
         if value not in choices:
@@ -179,7 +196,7 @@ def _metadata(value, depth: int = 0):
 # Each field's rule: from its kind in registry/fields.py, plus the fields only sources state.
 # (A modality list is metadata here: registry/merge/capabilities.py keeps only the words it knows.)
 _BY_KIND = {"text": _name, "version": _name, "date": _date, "url": _url, "model_slug": _id,
-            "model_type": _one_of(MODEL_TYPES), "flag": _flag}
+            "model_type": _one_of(MODEL_TYPES), "flag": _flag, "month": _month, "efforts": _efforts}
 RULES = {f.name: _count(f.name) if f.kind == "count" else _BY_KIND[f.kind]
          for f in BY_NAME.values() if f.kind == "count" or f.kind in _BY_KIND}
 RULES.update({"hub_id": _id, "base_model_id": _id, "deprecation_url": _url, "created": _timestamp,

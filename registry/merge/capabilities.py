@@ -2,20 +2,20 @@
 
 Sources state capabilities in their own shapes (Anthropic's and Mistral's `capabilities` objects, xAI's
 modality lists, Gemini's `thinking`, Cohere's `features`, the hub's `pipeline_tag`); each reader below
-turns one shape into the five names of fields.CAPABILITIES, and the per-field priority table picks each
+turns one shape into the names of fields.CAPABILITIES, and the per-field priority table picks each
 name's value and source, as for every other field (docs/api-decisions.md#capabilities). A capability no
 source states stays unknown (absent, shown as null): a missing statement is never read as false.
 """
 import json
 
-from ..fields import CAPABILITIES, MODALITIES
+from ..fields import CAPABILITIES, MODALITIES, REASONING_EFFORTS
 from .priority import pick
 
 FLAGS = ("tool_calling", "reasoning", "vision")
 # Keys of a provider's capabilities object, by the capability they state (Anthropic: {"supported": bool}
 # objects; Mistral: plain booleans).
 _FLAG_KEYS = {"vision": ("image_input", "vision"), "reasoning": ("thinking", "reasoning"),
-              "tool_calling": ("function_calling", "tool_use", "tools")}
+              "tool_calling": ("function_calling", "tool_use", "tools"), "structured_output": ("structured_outputs",)}
 # A Hugging Face pipeline tag -> (input modalities, output modalities) its task implies.
 PIPELINE_MODALITIES = {
     "text-generation": (("text",), ("text",)),
@@ -64,6 +64,10 @@ def _from_capabilities_object(caps) -> dict:
             if value is not None:
                 out[name] = value
                 break
+    effort = caps.get("effort")
+    if _supported(effort):
+        # Anthropic: {"supported": true, "low": {"supported": true}, ...}, the efforts a request may ask for.
+        out["reasoning_efforts"] = [word for word in REASONING_EFFORTS if _supported(effort.get(word))] or None
     if "image_input" in caps:
         # Anthropic lists the inputs a Messages model takes beyond text: images, PDFs.
         extra = [m for m, key in (("image", "image_input"), ("pdf", "pdf_input")) if _supported(caps.get(key))]
@@ -84,6 +88,7 @@ def _from_cohere(features, endpoints) -> dict:
         return {}
     vision = "vision" in features
     return {"tool_calling": "tools" in features, "reasoning": "reasoning" in features, "vision": vision,
+            "structured_output": "json_schema" in features,
             "input_modalities": ["text", "image"] if vision else ["text"], "output_modalities": ["text"]}
 
 
@@ -95,6 +100,18 @@ def _from_pipeline(tag) -> dict:
     if outputs:
         out["output_modalities"] = list(outputs)
     return out
+
+
+def _as_stated(name: str, raw):
+    """A value stated under the capability's own name, in its kind (validated by the ingest check or curation's
+    rules); None for one of another kind."""
+    if name.endswith("modalities"):
+        return _modalities(raw)
+    if name == "reasoning_efforts":
+        return ([word for word in REASONING_EFFORTS if word in raw] or None) if isinstance(raw, list) else None
+    if name == "knowledge_cutoff":
+        return raw if isinstance(raw, str) else None
+    return raw if isinstance(raw, bool) else None
 
 
 def stated_by(fields: dict, source: str) -> dict:
@@ -111,9 +128,7 @@ def stated_by(fields: dict, source: str) -> dict:
     # Fields named as the capability itself (xAI's modality lists; curation, which may also say null).
     for name in CAPABILITIES:
         if name in fields and source in fields[name]:
-            raw = fields[name][source]
-            out[name] = (_modalities(raw) if name.endswith("modalities") else raw if isinstance(raw, bool)
-                         else None)
+            out[name] = _as_stated(name, fields[name][source])
     for name in ("input_modalities", "output_modalities"):
         if name in out and out[name] is not None:
             out[name] = _modalities(out[name])
@@ -144,6 +159,8 @@ def capability_rows(model_id: int, stored: str | None) -> list:
     for name, value in (json.loads(stored) if stored else {}).items():
         if isinstance(value, bool):
             rows.append((name, "true" if value else "false", model_id))
+        elif isinstance(value, str):   # a knowledge cutoff: its month or day, compared as text
+            rows.append((name, value, model_id))
         else:
             rows += [(name, modality, model_id) for modality in value]
     return rows

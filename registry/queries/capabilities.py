@@ -17,13 +17,17 @@ PRICE_FILTERS = {"max_input_price": "input_per_mtok", "max_output_price": "outpu
 
 
 def filter_conditions(filters: dict | None) -> Where:
-    """The SQL conditions of the API's filters: model_type (any of), capabilities (every one)."""
+    """The SQL conditions of the API's filters: model_type (any of), capabilities (every one), the earliest
+    knowledge cutoff, the highest price."""
     where = Where()
     for name, value in (filters or {}).items():
         if value is None:
             continue
         if name == "model_type":
             where.add(f"m.model_type IN ({', '.join('?' * len(value))})", *value)
+        elif name == "min_knowledge_cutoff":   # stored as the source writes it: a month or a day, compared as text
+            where.add("m.id IN (SELECT model_id FROM model_capabilities WHERE capability = 'knowledge_cutoff'"
+                      " AND value >= ?)", value)
         elif name in PRICE_FILTERS:
             where.add(f"{prices.lowest_sql(PRICE_FILTERS[name])} <= ?", value)
         elif name in CAPABILITIES:

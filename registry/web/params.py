@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 from flask import request
 
-from ..fields import CAPABILITIES, MAX_ID, MODALITIES, MODEL_TYPES
+from ..fields import BY_NAME, CAPABILITIES, KNOWLEDGE_CUTOFF, MAX_ID, MODALITIES, MODEL_TYPES, REASONING_EFFORTS
 from .connection import get_db
 from .errors import bad_request, not_found
 
@@ -57,6 +57,16 @@ def _number(name: str, pattern, read, kind: str, default, minimum, maximum):
     if maximum is not None and number > maximum:
         raise bad_request(f"Parameter '{name}' must be at most {maximum}.")
     return number
+
+
+def month(name: str) -> str | None:
+    """A month (YYYY-MM) or a day (YYYY-MM-DD)."""
+    value = single(name)
+    if value is None:
+        return None
+    if not KNOWLEDGE_CUTOFF.fullmatch(value.strip()):
+        raise bad_request(f"Parameter '{name}' must be a month (YYYY-MM) or a day (YYYY-MM-DD).")
+    return value.strip()
 
 
 def boolean(name: str) -> bool | None:
@@ -143,17 +153,28 @@ def only(*names: str) -> None:
             raise bad_request(f"Unknown parameter '{name}'; this endpoint takes: {', '.join(names)}.")
 
 
-FILTERS = ("model_type",) + CAPABILITIES + ("max_input_price", "max_output_price")
+# A knowledge cutoff is filtered by the earliest one a caller accepts (min_knowledge_cutoff), every other
+# capability by its own name.
+FILTERS = (("model_type",) + tuple(name for name in CAPABILITIES if BY_NAME[name].kind != "month")
+           + ("min_knowledge_cutoff", "max_input_price", "max_output_price"))
 MAX_PRICE_FILTER = 100_000   # dollars per 1M tokens: past any real price
 
 
 def model_filters() -> dict:
     """The type and capability filters of /models and /search: model_type (a comma list: any of),
-    input_modalities / output_modalities (a comma list: every one), tool_calling / reasoning / vision
-    (true or false: what a source states; a capability no source states matches neither)."""
+    input_modalities / output_modalities / reasoning_efforts (a comma list: every one), tool_calling / reasoning /
+    vision / structured_output (true or false: what a source states; a capability no source states matches
+    neither), min_knowledge_cutoff, max_input_price / max_output_price."""
     filters = {"model_type": listed("model_type", MODEL_TYPES)}
     for name in CAPABILITIES:
-        filters[name] = listed(name, MODALITIES) if name.endswith("modalities") else boolean(name)
+        kind = BY_NAME[name].kind
+        if kind == "modalities":
+            filters[name] = listed(name, MODALITIES)
+        elif kind == "efforts":
+            filters[name] = listed(name, REASONING_EFFORTS)
+        elif kind == "flag":
+            filters[name] = boolean(name)
+    filters["min_knowledge_cutoff"] = month("min_knowledge_cutoff")
     for name in ("max_input_price", "max_output_price"):   # per 1M tokens, the model's lowest on any platform
         filters[name] = amount(name, maximum=MAX_PRICE_FILTER)
     return {name: value for name, value in filters.items() if value is not None}
