@@ -9,7 +9,7 @@ import requests
 import responses
 from responses import matchers
 
-from registry.fields import PLATFORM_SOURCES
+from registry.fields import CAPABILITIES, PLATFORM_SOURCES
 from registry.ingest.http import make_session
 from registry.ingest.records import Page, Record, SourceError
 from registry.ingest.snapshots import load_pages, save_pages
@@ -62,6 +62,10 @@ def check_records(records, source):
         if r.skip:   # stated nothing, but counted with its reason in the run's details
             assert r.fields == {} and r.aliases == []
             continue
+        if r.platform is not None:   # a public catalog's row: that platform's price; a provider's, capabilities
+            assert set(r.fields.get("prices", {})) <= {r.platform} and r.aliases == [], r
+            assert set(r.fields) <= ({"prices", *CAPABILITIES} if r.platform == "official" else {"prices"}), r
+            continue
         if r.provider is None:   # a cloud's row: only that cloud's schedule for its id
             assert set(r.fields) == {"platforms"} and r.aliases == [], r
             continue
@@ -106,17 +110,22 @@ ONE_PAGE = {
                                      "expiration_date": None, "context_length": 1000000}]},
     "vertex-catalog": {"publisherModels": [{"name": "publishers/google/models/gemini-2.5-pro", "versionId": "default",
                                             "openSourceCategory": "PROPRIETARY", "launchStage": "GA"}]},
+    "public-catalog": {"anthropic": {"id": "anthropic", "env": ["ANTHROPIC_API_KEY"], "npm": "@ai-sdk/anthropic",
+                                     "name": "Anthropic", "doc": "https://docs.anthropic.com/en/docs/about-claude/models",
+                                     "models": {"claude-opus-4-6": {"id": "claude-opus-4-6", "name": "Claude Opus 4.6",
+                                                                    "cost": {"input": 5, "output": 25}}}}},
 }
 EXPECTED_ID = {"vendor-a-api": "gpt-4o", "vendor-b-api": "claude-opus-4-6", "vendor-c-api": "gemini-2.5-pro",
                "vendor-d-api": "mistral-small-2603", "vendor-e-api": "command-a-03-2025", "vendor-f-api": "grok-3",
                "deprecation-feed": "o3-mini", "model-hub": "Llama-3.1-8B-Instruct",
-               "openrouter-catalog": "anthropic/claude-sonnet-4.5", "vertex-catalog": "gemini-2.5-pro"}
+               "openrouter-catalog": "anthropic/claude-sonnet-4.5", "vertex-catalog": "gemini-2.5-pro",
+               "public-catalog": "claude-opus-4-6"}
 AUTH = {"vendor-a-api": ("Authorization", f"Bearer {KEY}"), "vendor-b-api": ("x-api-key", KEY),
         "vendor-c-api": ("x-goog-api-key", KEY), "vendor-d-api": ("Authorization", f"Bearer {KEY}"),
         "vendor-e-api": ("Authorization", f"Bearer {KEY}"), "vendor-f-api": ("Authorization", f"Bearer {KEY}"),
         "deprecation-feed": None, "model-hub": ("Authorization", f"Bearer {KEY}"),
         # OpenRouter's catalog is public; Vertex AI's credentials are Google's (anonymous here: no header)
-        "openrouter-catalog": None, "vertex-catalog": None}
+        "openrouter-catalog": None, "vertex-catalog": None, "public-catalog": None}
 # Every source fetched over HTTP with requests (bedrock-catalog goes through boto3: tests/test_platform_catalogs.py).
 ALL = sorted(set(MODULES) - {"bedrock-catalog"})
 
@@ -130,7 +139,7 @@ def test_module_contract():
     assert {load(s).KEY_ENV for s in ALL} == {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
                                               "MISTRAL_API_KEY", "CO_API_KEY", "XAI_API_KEY", "HF_TOKEN", None}
     assert [s for s in ALL if not load(s).KEY_REQUIRED] == ["deprecation-feed", "model-hub", "openrouter-catalog",
-                                                             "vertex-catalog"]
+                                                             "public-catalog", "vertex-catalog"]
 
 
 @pytest.mark.parametrize("source", ALL)
@@ -332,9 +341,12 @@ def drifts(source):
     return cases
 
 
+LISTS = [s for s in ALL if s != "public-catalog"]   # the public catalog is an object of catalogs: its own cases below
+
+
 @pytest.mark.parametrize("source,label,body,pattern",
-                         [(s, *case) for s in ALL for case in drifts(s)],
-                         ids=[f"{s}-{case[0]}" for s in ALL for case in drifts(s)])
+                         [(s, *case) for s in LISTS for case in drifts(s)],
+                         ids=[f"{s}-{case[0]}" for s in LISTS for case in drifts(s)])
 def test_drifted_shapes_raise_source_error(source, label, body, pattern):
     with pytest.raises(SourceError, match=pattern) as info:
         load(source).parse([Page(body)])
@@ -623,7 +635,8 @@ def test_every_seed_snapshot_parses(source):
     pages = load_pages(SEEDS, source)
     records = load(source).parse(pages)
     check_records(records, source)
-    assert len({(r.provider, r.model_id) for r in records}) == len(records)
+    stating = [r for r in records if not r.skip]
+    assert len({(r.provider, r.platform, r.model_id) for r in stating}) == len(stating)
 
 
 def test_seeds_exercise_pagination_and_quirks():

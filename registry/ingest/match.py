@@ -9,7 +9,7 @@ carries has passed the one check of upstream values (validate.py).
 import re
 from collections import Counter
 
-from ..fields import FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
+from ..fields import CATALOG_SOURCE, FEED_SOURCE, HUB_SOURCE, OFFICIAL, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
 from ..normalize import normalize
 from . import held as held_back, prices, validate
@@ -37,6 +37,7 @@ class Matcher:
             self.aliases[alias] = slug
         self._conn = conn
         self._lines: dict = {}   # provider -> its lines, read for its first floating id of a line (attach_floating)
+        self._on_platform: dict | None = None   # (alias, alias source) -> slug, read for a public catalog's first row
         self.folded = {}
         self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
         self.vertex_names: dict[str, set] = {}
@@ -123,6 +124,14 @@ class Matcher:
             self._lines[provider] = (lines, served_on)
         return self._lines[provider]
 
+    def on_platform(self, model_id: str, platform: str) -> str | None:
+        """The slug of the model that holds exactly this id on this platform (an alias of that alias source), or
+        None: a public catalog's row names a model only through an id the registry already knows there."""
+        if self._on_platform is None:
+            self._on_platform = {(alias, platform): slug for alias, platform, slug in self._conn.execute(
+                "SELECT a.alias, a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id")}
+        return self._on_platform.get((model_id, platform))
+
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
         versions = self.vertex_names.get(name.lower(), ())
@@ -149,6 +158,20 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
     for record in sorted(checked.records, key=lambda r: r.model_id.startswith("~")):
         if record.skip:
             tally[record.skip] += 1
+            continue
+        if source == CATALOG_SOURCE:
+            slug, why = _catalog_row(matcher, record)
+            if slug is None:
+                tally[why] += 1
+                (refused if why.startswith("refused") else unknown).append(f"{record.platform}/{record.model_id}")
+                continue
+            tally["landed on a known model"] += 1
+            fields = placed.setdefault(slug, {})
+            for field, value in record.fields.items():
+                if field == "prices":
+                    fields.setdefault(field, {}).setdefault(record.platform, value[record.platform])
+                else:
+                    fields.setdefault(field, value)
             continue
         if platform is not None and (any(a[1] != platform for a in record.aliases)
                                      or set(record.fields.get("platforms", {})) - {platform}
@@ -229,7 +252,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
                   for (alias, alias_source), (slug, position) in aliases.items()]
     details = {"records": sum(tally.values()), "outcomes": dict(sorted(tally.items()))}
     if unknown:
-        details["unknown_ids"] = sorted(unknown)
+        details["unknown_ids"] = _bounded(sorted(unknown))
     if unattached:   # registry curate --drift lists them too (docs/curating.md#drift)
         details["unattached"] = _bounded(sorted(unattached))
     if refused:
@@ -277,6 +300,22 @@ def _bounded(lines: list) -> list:
     if len(lines) <= MAX_LISTED:
         return lines
     return lines[:MAX_LISTED] + [f"... and {len(lines) - MAX_LISTED} more (counted in outcomes and refused_values)"]
+
+
+def _catalog_row(matcher, record) -> tuple:
+    """(slug, None) for a public catalog's row in its lane, else (None, why): its id must be one the registry knows
+    on the row's platform, its price that platform's, and only a provider's own row may state the model's own
+    capabilities (docs/data-flow.md#the-public-catalog)."""
+    slug = matcher.on_platform(record.model_id, record.platform)
+    if slug is None:
+        return None, "an id the registry does not know on its platform"
+    if set(record.fields.get("prices", {})) - {record.platform}:
+        return None, "refused: another platform's price"
+    if record.platform != OFFICIAL and set(record.fields) - {"prices"}:
+        return None, "refused: a platform's row states the model's own facts"
+    if record.provider and matcher.owner.get(slug, (record.provider,))[0] != record.provider:
+        return None, "refused: another provider's model"
+    return slug, None
 
 
 def _outside_lane(source: str, record, owner: tuple | None) -> str | None:

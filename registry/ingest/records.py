@@ -30,6 +30,8 @@ class Record:
         counted in the run's details, so no upstream record is dropped silently.
     links: other ids the upstream says name the same model (OpenRouter's canonical_slug and hugging_face_id):
         read only to find the model a platform's id serves, never stored.
+    platform: a public catalog's row (registry/ingest/sources/modelsdev.py): the platform (an alias source) its
+        id is an id of; it lands only on the model that holds that id there, and writes only that platform's price.
     """
 
     model_id: str
@@ -38,3 +40,4 @@ class Record:
     aliases: list = field(default_factory=list)
     skip: str | None = None
     links: list = field(default_factory=list)
+    platform: str | None = None

@@ -1,5 +1,5 @@
 """The per-field priority table: which source's fact becomes the visible value."""
-from ..fields import CURATION, FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
+from ..fields import CAPABILITIES, CATALOG_SOURCE, CURATION, FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
 
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
@@ -12,13 +12,16 @@ HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 def precedence(source: str) -> int:
     """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins. A platform's
-    catalog stands with the providers: the first word on its own platform's ids and schedule."""
+    catalog stands with the providers: the first word on its own platform's ids and schedule; the public catalog
+    has the last word (docs/data-flow.md#the-public-catalog)."""
     if source == CURATION:
         return 0
     if source == FEED_SOURCE:
         return 2
     if source == HUB_SOURCE:
         return 3
+    if source == CATALOG_SOURCE:
+        return 4
     return 1
 
 
@@ -31,11 +34,14 @@ def rank(source: str, field: str) -> tuple:
 
 def accepts(source: str, field: str) -> bool:
     """Whether a source may supply a field at all: the feed its lifecycle fields, a platform's catalog only that
-    platform's schedule (docs/lifecycle.md#platform-catalogs)."""
+    platform's schedule and price (docs/lifecycle.md#platform-catalogs), the public catalog prices and
+    capabilities."""
     if source == FEED_SOURCE:
         return field in FEED_FIELDS
     if source in PLATFORM_SOURCES:
         return field in ("platforms", "prices")
+    if source == CATALOG_SOURCE:
+        return field == "prices" or field in CAPABILITIES
     return True
 
 

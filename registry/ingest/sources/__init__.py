@@ -2,7 +2,7 @@
 
 Every module defines:
     SOURCE       the source name (the spec's vendor-a-api, ..., deprecation-feed, model-hub; the platform catalogs
-                 openrouter-catalog, bedrock-catalog, vertex-catalog)
+                 openrouter-catalog, bedrock-catalog, vertex-catalog; the public catalog public-catalog)
     PROVIDER     provider slug of the run, or None for cross-provider sources
     KEY_ENV      environment variable holding the API key, or None
     KEY_REQUIRED whether a missing key fails the run
@@ -25,6 +25,7 @@ MODULES = {
     "openrouter-catalog": "openrouter",
     "bedrock-catalog": "bedrock",
     "vertex-catalog": "vertex",
+    "public-catalog": "modelsdev",
 }
 
 
