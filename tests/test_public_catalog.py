@@ -193,3 +193,23 @@ def test_the_new_capabilities_filter_models(registry, query, expected):
     run(BODY)
     slugs = {m["slug"] for m in client.get(f"/api/v1/models?per_page=200&{query}").get_json()["models"]}
     assert (SONNET in slugs) is expected
+
+
+def test_on_the_shipped_registry_every_id_a_snapshot_prices_is_priced_on_its_platform(tmp_path):
+    """Issue 46's done-when: a price for every model on every platform whose snapshot lists one for its id."""
+    import sqlite3
+
+    from helpers import ROOT, shipped_ingested_app
+    from registry.ingest.snapshots import load_pages
+    from registry.ingest.sources import load
+    shipped_ingested_app(tmp_path / "registry.db", "2026-12-06")
+    priced = {(platform, r.model_id) for source in ("openrouter-catalog", "vendor-f-api", "public-catalog")
+              for r in load(source).parse(load_pages(ROOT / "seeds", source)) if not r.skip
+              for platform in r.fields.get("prices", {})}
+    conn = sqlite3.connect(tmp_path / "registry.db")
+    served = {(source, alias): json.loads(metadata or "{}").get("prices", {}).get(source)
+              for alias, source, metadata in conn.execute(
+                  "SELECT a.alias, a.source, m.metadata FROM aliases a JOIN models m ON m.id = a.model_id")}
+    known = priced & set(served)
+    assert len(known) > 400
+    assert [key for key in sorted(known) if served[key] is None] == []
