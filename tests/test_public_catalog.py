@@ -155,6 +155,9 @@ def test_a_row_lands_only_where_the_registry_knows_its_id_on_its_platform(regist
     capabilities, provenance = body["capabilities"], body["metadata"]["provenance"]
     assert (capabilities["knowledge_cutoff"], provenance["knowledge_cutoff"]) == ("2025-07-31", "public-catalog")
     assert capabilities["reasoning_efforts"] == ["low", "medium", "high"]
+    page = client.get(f"/models/{SONNET}.md").get_data(as_text=True)
+    assert ("- Provider API: $3 in / $15 out per 1M tokens; above 200,000 input tokens: $6 in / $22.5 out per 1M"
+            " tokens, since 2026-12-01 (source: public-catalog; 1 price)") in page
 
 
 def test_a_platforms_row_never_writes_the_models_own_facts(registry):

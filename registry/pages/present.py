@@ -109,6 +109,8 @@ def price_rows(db, row, today: str) -> list:
              "words": wording.price(shown[-1]) if shown[-1]["effective_to"] is None else None,
              "cached": None if shown[-1]["cached_input_read_per_mtok"] is None
              else wording.money(shown[-1]["cached_input_read_per_mtok"], shown[-1]["currency"]),
+             "tiers": [f"above {tier['above_input_tokens']:,} input tokens: "
+                       + wording.price({**tier, "currency": shown[-1]["currency"]}) for tier in shown[-1]["tiers"]],
              "chart": price_chart.chart(shown, today)}
             for platform, shown in periods.items()]
 
