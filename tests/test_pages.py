@@ -416,3 +416,29 @@ def test_compare_puts_models_side_by_side_as_their_answers_say(client, query, st
     assert response.status_code == status
     text = response.get_data(as_text=True)
     assert all(s in text for s in shows), text
+
+
+@pytest.mark.parametrize("query, status, rows, says", [
+    ("", 200, ["claude-3-sonnet-20240229", "claude-3-5-sonnet-20241022"],
+     ['Models 1–2 of 4, oldest first (page 1 of 2).', '<a href="?page=2" rel="next">Newer</a>']),
+    ("?page=2", 200, ["claude-sonnet-4-20250514", "claude-sonnet-4-5-20250929"],
+     ['Models 3–4 of 4, oldest first (page 2 of 2).', '<a href="?page=1" rel="prev">Older</a>']),
+    ("?page=3", 404, [], ["Page &#39;3 of family claude-sonnet, which has 2&#39; not found."]),
+    ("?page=0", 400, [], ["&#39;page&#39;"]),
+    ("?per_page=100", 400, [], ["Unknown parameter &#39;per_page&#39;"]),
+])
+def test_a_family_page_lists_its_models_a_page_at_a_time(client, monkeypatch, query, status, rows, says):
+    """A family of hundreds (a 50k registry's) is paged, oldest first; FAMILY_PAGE models a page (2 here)."""
+    from registry.pages import catalog as pages
+    monkeypatch.setattr(pages, "FAMILY_PAGE", 2)
+    response = client.get(f"/families/claude-sonnet{query}", headers=HTML)
+    body = response.get_data(as_text=True)
+    assert response.status_code == status
+    table = body[body.find("<tbody>"):body.find("</tbody>")]
+    assert re.findall(r'<tr><td><a href="/models/([^"]+)"', table) == rows
+    assert all(said in body for said in says), body[-1500:]
+
+
+def test_a_family_that_fits_on_a_page_has_no_pager(client):
+    body = client.get("/families/claude-sonnet", headers=HTML).get_data(as_text=True)
+    assert 'class="pager"' not in body and body.count('<tr><td><a href="/models/') == 4

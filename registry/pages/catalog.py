@@ -3,6 +3,7 @@ from ..queries import catalog, changes, model_list, schedule
 from ..web import params
 from ..web.params import get_or_404
 from ..web.connection import get_db
+from ..web.errors import not_found
 from ..fields import OFFICIAL, RETIRING
 from ..lifecycle import days_left, today
 from ..resolve.upgrade import upgrade_for
@@ -10,6 +11,9 @@ from . import page, present, render, timeline
 
 LAST_DAY = "9999-12-31"   # no upper bound on the clouds' coming shutdowns
 CHANGES = 10              # a model page's recent changes
+# A family page's models per page: every real family fits on one (the largest has 19); a family of hundreds stays
+# a page a browser draws at once, and one the response cache can keep (docs/api-decisions.md#pages).
+FAMILY_PAGE = 25
 
 
 @page("/models/<slug>")
@@ -33,14 +37,21 @@ def model(slug):
                   shown=len(nearby))
 
 
-@page("/families/<slug>")
+@page("/families/<slug>", takes=("page",))
 def family(slug):
-    """A family's page: its timeline, then its models."""
+    """A family's page: its timeline, then its models, FAMILY_PAGE of them a page (`?page=2`)."""
     db = get_db()
     found = get_or_404("Family", catalog.get_family, slug)
     rows = catalog.family_models(db, slug)
-    return render("family", family=found, models=present.lifecycle_rows(db, rows, today()),
-                  timeline=timeline.family_timeline(rows, today()))
+    pages = max(1, -(-len(rows) // FAMILY_PAGE))
+    number = params.integer("page", default=1, minimum=1)
+    if number > pages:
+        raise not_found("Page", f"{number} of family {slug}, which has {pages}")
+    shown = rows[(number - 1) * FAMILY_PAGE:number * FAMILY_PAGE]
+    return render("family", family=found, models=present.lifecycle_rows(db, shown, today()),
+                  timeline=timeline.family_timeline(rows, today()),
+                  paging={"number": number, "pages": pages, "first": (number - 1) * FAMILY_PAGE + 1,
+                          "last": (number - 1) * FAMILY_PAGE + len(shown), "total": len(rows)})
 
 
 @page("/providers")
