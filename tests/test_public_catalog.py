@@ -158,6 +158,7 @@ def test_a_row_lands_only_where_the_registry_knows_its_id_on_its_platform(regist
     page = client.get(f"/models/{SONNET}.md").get_data(as_text=True)
     assert ("- Provider API: $3 in / $15 out per 1M tokens; above 200,000 input tokens: $6 in / $22.5 out per 1M"
             " tokens, since 2026-12-01 (source: public-catalog; 1 price)") in page
+    assert "- Knowledge cutoff: 2025-07-31\n" in page and "- Reasoning efforts: low, medium, high\n" in page
 
 
 def test_a_platforms_row_never_writes_the_models_own_facts(registry):

@@ -7,6 +7,7 @@ groups them for a person and names where each fact came from.
 
 from .. import wording
 from ..queries import catalog, prices
+from ..queries.capabilities import capability_set
 from . import price_chart
 from ..queries.basis import BASIS_TEXT, why
 from ..fields import (ALIAS_SOURCES, CURATION, HUB_PLATFORM, OFFICIAL, PLATFORM_NAMES, PLATFORMS, RETIRING,
@@ -169,7 +170,16 @@ def model_facts(row) -> list:
              ("Parameters", row["parameter_label"] or _count(row["parameter_count"])),
              ("Input context", _count(row["input_context_window"])),
              ("Output tokens", _count(row["output_context_window"]))]
+    # The capabilities a source states (docs/api-decisions.md#capabilities); an unknown one has no row.
+    facts += [(name.replace("_", " ").capitalize(), _capability(value))
+              for name, value in capability_set(row).items() if value is not None]
     return [(label, value) for label, value in facts if value]
+
+
+def _capability(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value if isinstance(value, str) else ", ".join(value)
 
 
 def _count(value) -> str | None:
