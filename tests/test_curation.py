@@ -46,6 +46,13 @@ BAD_FIELDS = [
     ("platforms: {cloud-a: {sunset_date: 2026-13-01}}", "cloud-a.sunset_date is not a real date"),
     ("platforms: {hub: {status: latest}}", "hub.status must be one of deprecated, sunset"),
     ("platforms: {cloud-b: {successor: Not A Slug}}", "cloud-b.successor must be a model slug"),
+    ("reasoning_efforts: [high, turbo]", "reasoning_efforts must be a list of distinct reasoning efforts"),
+    ("reasoning_efforts: high", "reasoning_efforts must be a list of distinct reasoning efforts"),
+    ("knowledge_cutoff: 2025", "knowledge_cutoff must be a month YYYY-MM"),
+    ("knowledge_cutoff: '2025-02-30'", "knowledge_cutoff is not a real date"),
+    ("structured_output: sometimes", "structured_output must be true or false"),
+    ("prices: {official: {input_per_mtok: 3, currency: USD, tiers: [{input_per_mtok: 6}]}}",
+     "official: each tier's above_input_tokens must be"),
 ]
 
 
