@@ -217,3 +217,18 @@ def test_on_the_shipped_registry_every_id_a_snapshot_prices_is_priced_on_its_pla
     known = priced & set(served)
     assert len(known) > 400
     assert [key for key in sorted(known) if served[key] is None] == []
+
+
+def test_a_hostile_rows_bad_values_are_refused_with_why_and_the_rest_lands(registry):
+    run, client, db = registry
+    hostile = {**ROW, "knowledge": "9999-01", "reasoning_options": [{"type": "effort", "values": ["<script>"]}],
+               "cost": {"input": 3, "output": 15, "tiers": [{"input": 6, "tier": {"type": "context", "size": "big"}}]}}
+    result = run(catalog("anthropic", {SONNET: hostile}))
+    details = json.loads(connect_rw(str(db)).execute(
+        "SELECT details FROM ingestion_runs WHERE id = ?", (result.run_id,)).fetchone()[0])
+    refused = " ".join(details["refused"])
+    assert "knowledge_cutoff" in refused and "reasoning_efforts" in refused and "prices.official" in refused
+    body = client.get(f"/api/v1/models/{SONNET}").get_json()
+    assert body["capabilities"]["knowledge_cutoff"] is None and body["capabilities"]["reasoning_efforts"] is None
+    assert "official" not in {p["platform"] for p in body["prices"]}
+    assert body["capabilities"]["tool_calling"] is True      # what the row states well still lands
