@@ -27,6 +27,9 @@ VALUES = {
 # (`tiers`, docs/api.md#prices; Anthropic's and Google's above 200k, OpenAI's above 272k).
 TIER_KEY = "above_input_tokens"
 MAX_TIERS = 8
+# The prices of a faster service the same id offers for more (`modes`: OpenAI's priority processing, Anthropic's
+# fast mode), by the name its source gives the mode.
+MODE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
 # The dollar amount past which a per-1M-token or per-unit price is taken for a typo (the dearest real one is in the
 # hundreds): refused, never served.
 MAX_PRICE = 100_000
@@ -42,10 +45,11 @@ def problem(entry) -> str | None:
     code, an effective_from day; at least one value."""
     if not isinstance(entry, dict):
         return "must map price names to numbers"
-    unknown = set(entry) - set(VALUES) - {"currency", "effective_from", "tiers"}
+    unknown = set(entry) - set(VALUES) - {"currency", "effective_from", "tiers", "modes"}
     if unknown:
-        return f"holds {', '.join(sorted(unknown))}, not one of {', '.join(VALUES)}, tiers, currency, effective_from"
-    why = _values_problem(entry) or _tiers_problem(entry.get("tiers"))
+        return (f"holds {', '.join(sorted(unknown))}, not one of {', '.join(VALUES)}, tiers, modes, currency,"
+                " effective_from")
+    why = _values_problem(entry) or _tiers_problem(entry.get("tiers")) or _modes_problem(entry.get("modes"))
     if why:
         return why
     if not CURRENCY.match(str(entry.get("currency", ""))):
@@ -88,6 +92,24 @@ def _tiers_problem(tiers) -> str | None:
     return None
 
 
+def _modes_problem(modes) -> str | None:
+    """Why `modes` is no map of a faster service's prices (None when absent or one): at most MAX_TIERS names of
+    lowercase letters, digits, _ and -, each with some of VALUES."""
+    if modes is None:
+        return None
+    if not isinstance(modes, dict) or not 0 < len(modes) <= MAX_TIERS:
+        return f"modes must map 1 to {MAX_TIERS} mode names to prices"
+    for name, prices in modes.items():
+        if not isinstance(name, str) or not MODE_NAME.match(name):
+            return "each mode's name must be a lowercase word (fast, priority)"
+        if not isinstance(prices, dict) or set(prices) - set(VALUES):
+            return f"the mode {name} must hold some of {', '.join(VALUES)}"
+        why = _values_problem(prices)
+        if why:
+            return f"the mode {name} {why}"
+    return None
+
+
 def amount(written, scale: int | str = 1) -> float | None:
     """A price as an upstream writes it ("0.000003"), times scale, read exactly (3.0 for scale 1,000,000: a per-token
     price per 1M tokens); None for none, and for a negative one (OpenRouter's -1: the price varies, as a router's).
@@ -127,7 +149,7 @@ def platform_problem(platform: str, entry) -> str | None:
 
 def same(old: dict, new: dict) -> bool:
     """Do two entries state the same prices (whatever their days and sources)?"""
-    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency", "tiers"))
+    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency", "tiers", "modes"))
 
 
 def held(old: dict, new: dict) -> str | None:

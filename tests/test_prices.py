@@ -62,7 +62,7 @@ def test_a_price_is_served_with_its_platform_day_and_source_and_a_rerun_writes_n
     assert price == {"platform": "gateway", "currency": "USD", "input_per_mtok": 3.0, "output_per_mtok": 15.0,
                      "cached_input_read_per_mtok": None, "cached_input_write_per_mtok": None,
                      "input_audio_per_mtok": None, "output_audio_per_mtok": None, "per_request": None,
-                     "per_image": None, "tiers": [], "effective_from": "2026-11-22", "effective_to": None,
+                     "per_image": None, "tiers": [], "modes": {}, "effective_from": "2026-11-22", "effective_to": None,
                      "source": "openrouter-catalog"}
     assert client.get(f"/api/v1/models/{SONNET}").get_json()["prices"] == [price]
     conn = connect_rw(str(db))
@@ -136,6 +136,11 @@ def test_what_a_jump_is(old, new, held):
                                                           {"above_input_tokens": 1, "input_per_mtok": 7}]}, "distinct"),
     ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 9, "batch": 1}]}, "each tier must"),
     ({"input_per_mtok": 3.0, "currency": "USD", "tiers": [{"above_input_tokens": 9}]}, "states no price"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "modes": {"fast": {"input_per_mtok": 30}}}, None),
+    ({"input_per_mtok": 3.0, "currency": "USD", "modes": {"Fast Mode!": {"input_per_mtok": 30}}}, "lowercase word"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "modes": {"fast": {"speed": 2}}}, "must hold some of"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "modes": {"fast": {"input_per_mtok": -1}}}, "must be a number"),
+    ({"input_per_mtok": 3.0, "currency": "USD", "modes": {}}, "modes must map 1 to"),
 ])
 def test_what_a_price_is(entry, problem):
     found = pricing.problem(entry)

@@ -104,6 +104,24 @@ def test_a_drifted_catalog_is_a_source_error(body, pattern):
     assert "public-catalog" in str(info.value)
 
 
+# models.dev's real row for Claude Opus 4.8's fast mode (experimental.modes, f3fc6922)
+OPUS_FAST = {"fast": {"cost": {"input": 10, "output": 50, "cache_read": 1, "cache_write": 12.5},
+                      "provider": {"body": {"speed": "fast"}, "headers": {"anthropic-beta": "fast-mode-2026-02-01"}}}}
+
+
+@pytest.mark.parametrize("experimental, modes", [
+    ({"modes": OPUS_FAST}, {"fast": {"input_per_mtok": 10.0, "output_per_mtok": 50.0,
+                                     "cached_input_read_per_mtok": 1.0, "cached_input_write_per_mtok": 12.5}}),
+    # experimental in models.dev's schema: a mode of another shape is passed over, not a fault of the run
+    ({"modes": {"fast": {"speed": "2x"}, "slow": "cheap"}}, None),
+    ({"modes": ["fast"]}, None),
+    ("fast", None),
+])
+def test_a_rows_faster_modes_are_priced_beside_it(experimental, modes):
+    price = one(catalog("anthropic", {SONNET: {**ROW, "experimental": experimental}})).fields["prices"]["official"]
+    assert price.get("modes") == modes and price["input_per_mtok"] == 3.0
+
+
 # ---------------------------------------------------------------- in the registry
 
 OPENROUTER = json.loads((DATA / "upstream" / "openrouter-models.json").read_text(encoding="utf-8"))

@@ -111,7 +111,9 @@ def price_rows(db, row, today: str) -> list:
              "cached": None if shown[-1]["cached_input_read_per_mtok"] is None
              else wording.money(shown[-1]["cached_input_read_per_mtok"], shown[-1]["currency"]),
              "tiers": [f"above {tier['above_input_tokens']:,} input tokens: "
-                       + wording.price({**tier, "currency": shown[-1]["currency"]}) for tier in shown[-1]["tiers"]],
+                       + wording.price({**tier, "currency": shown[-1]["currency"]}) for tier in shown[-1]["tiers"]]
+             + [f"{name} mode: " + wording.price({**values, "currency": shown[-1]["currency"]})
+                for name, values in shown[-1]["modes"].items()],
              "chart": price_chart.chart(shown, today)}
             for platform, shown in periods.items()]
 

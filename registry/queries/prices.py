@@ -14,9 +14,10 @@ def lowest_sql(name: str) -> str:
 
 def entry(platform: str, price: dict, effective_to: str | None = None) -> dict:
     """A Price object: its platform, every value (null where the source states none), its prices for long prompts
-    (an empty list where none), its days and its source."""
+    and for faster modes (empty where none), its days and its source."""
     return {"platform": platform, "currency": price.get("currency"),
             **{name: price.get(name) for name in pricing.VALUES}, "tiers": price.get("tiers") or [],
+            "modes": price.get("modes") or {},
             "effective_from": price.get("effective_from"), "effective_to": effective_to, "source": price.get("source")}
 
 

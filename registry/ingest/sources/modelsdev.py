@@ -76,7 +76,8 @@ def _record(model_id: str, item: dict, provider: str | None, platform: str, ctx:
     if platform == "gateway" and ":" in model_id:
         return Record(model_id, provider, skip="a variant of a gateway id (`:free`), priced as that variant")
     fields = {}
-    price = _price(item.get("cost"), ctx)
+    experimental = item.get("experimental") if isinstance(item.get("experimental"), dict) else {}
+    price = _price(item.get("cost"), experimental.get("modes"), ctx)
     if price:
         fields["prices"] = {platform: price}
     if platform == OFFICIAL:
@@ -84,8 +85,8 @@ def _record(model_id: str, item: dict, provider: str | None, platform: str, ctx:
     return Record(model_id, provider, fields, platform=platform)
 
 
-def _price(cost, ctx: str) -> dict | None:
-    """The row's price entry, with its long-prompt tiers; None when it states none."""
+def _price(cost, item_modes, ctx: str) -> dict | None:
+    """The row's price entry, with its long-prompt tiers and its faster modes' prices; None when it states none."""
     if cost is None:
         return None
     cost = u.item_dict(cost, f"{ctx} cost")
@@ -104,7 +105,24 @@ def _price(cost, ctx: str) -> dict | None:
             tiers.append({pricing.TIER_KEY: shape.get("size"), **values})
     if tiers:
         price["tiers"] = tiers
+    modes = _modes(item_modes)
+    if modes:
+        price["modes"] = modes
     return price
+
+
+def _modes(modes) -> dict:
+    """A row's `experimental.modes` (a faster service the id offers: {"fast": {"cost": {...}, "provider": ...}}):
+    each mode's prices. Experimental in models.dev's schema, so a mode of another shape is passed over, not a
+    fault of the run."""
+    found = {}
+    for name, mode in (modes.items() if isinstance(modes, dict) else ()):
+        values = pricing.stated(mode["cost"], READ) if isinstance(mode, dict) and isinstance(mode.get("cost"), dict) \
+            else None
+        if values:
+            values.pop("currency")
+            found[str(name)[:40]] = values
+    return found
 
 
 def _capabilities(item: dict, ctx: str) -> dict:
