@@ -213,6 +213,9 @@ def test_a_frozen_redis_neither_hangs_nor_fails_requests_and_counting_returns(tm
     assert "Traceback" not in log
 
 
+KILLS = 2   # each kill under load, a second on the fallback, Redis back: twice shows the fallback comes and goes
+
+
 def test_killing_redis_during_a_burst_fails_no_request(tmp_path, processes, redis_server):
     server, _ = serve_against(tmp_path, processes, redis_server)
     stop, statuses, failures = threading.Event(), [], []
@@ -229,16 +232,16 @@ def test_killing_redis_during_a_burst_fails_no_request(tmp_path, processes, redi
                 except requests.RequestException as err:
                     failures.append(repr(err))
 
-    clients = [threading.Thread(target=client) for _ in range(12)]
+    clients = [threading.Thread(target=client) for _ in range(8)]
     for thread in clients:
         thread.start()
     try:
-        for _ in range(3):   # kill under load, let it run on the fallback, bring Redis back
-            time.sleep(1.5)
+        for _ in range(KILLS):   # kill under load, let it run on the fallback, bring Redis back
+            time.sleep(1.0)
             redis_server.signal(signal.SIGKILL)
-            time.sleep(1.5)
+            time.sleep(1.0)
             redis_server.start()
-        time.sleep(1.5)
+        time.sleep(1.0)
     finally:
         stop.set()
         for thread in clients:
@@ -248,5 +251,5 @@ def test_killing_redis_during_a_burst_fails_no_request(tmp_path, processes, redi
     assert failures == []
     assert set(statuses) == {200}
     log = gunicorn_log(tmp_path)
-    assert 1 <= log.count("Rate limit storage unreachable") <= 3, log   # at most once per kill
+    assert 1 <= log.count("Rate limit storage unreachable") <= KILLS, log   # at most once per kill
     assert "Traceback" not in log
