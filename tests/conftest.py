@@ -78,3 +78,10 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     if not hasattr(config, "workerinput"):
         shutil.rmtree(os.environ.pop(SHARED_ENV, ""), ignore_errors=True)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The modules that hold slow tests first (stable otherwise): pytest-xdist hands out whole modules in this
+    order, so the long ones start first and the short ones fill in around them, and the workers end together."""
+    slow_modules = {item.module.__name__ for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module.__name__ not in slow_modules)
