@@ -70,6 +70,8 @@ INTENT_WORDS = (
                 ("vision", True), "prefix"),
     IntentWords(("function calling", "tool calling", "tool use", "tool", "agentic"), CAPABILITY,
                 ("tool_calling", True), "prefix"),
+    IntentWords(("structured output", "structured outputs", "json schema", "json output", "json outputs"), CAPABILITY,
+                ("structured_output", True), "prefix"),
     IntentWords(("long context", "longest context", "large context", "largest context", "big context",
                  "biggest context", "huge context", "context window"), CONTEXT, 1_000_000),
     IntentWords(("amazon bedrock", "bedrock", "aws"), PLATFORM, "cloud-a"),
