@@ -53,8 +53,8 @@ def processes():
         started.append(proc)
         return proc
     yield start
-    for proc in started:
-        proc.terminate()
+    for proc in started:   # SIGINT: gunicorn's quick shutdown (SIGTERM waits out its clients' kept connections)
+        proc.send_signal(signal.SIGINT)
     for proc in started:
         try:
             proc.wait(timeout=10)
