@@ -42,9 +42,11 @@ AXE := .axe/node_modules/axe-core/axe.min.js
 $(AXE):
 	npm install --silent --no-save --no-package-lock --no-audit --no-fund --prefix .axe 'axe-core@^4.10'
 
-# Every core (pytest-xdist), each test module on one worker so its module fixtures are built once.
+# One worker (pytest-xdist) more than the cores: a test that waits on a server or a subprocess leaves its core to
+# another (docs/contributing.md). Each test module on one worker, so its module fixtures are built once.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: install $(AXE)
-	$(BIN)/python -m pytest -q -n auto --dist loadscope
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 # Only the pages in a real browser (Debian's chromium and chromium-driver; .ci/run installs them).
 test-browser: install $(AXE)
