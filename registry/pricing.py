@@ -26,7 +26,7 @@ VALUES = {
 # A price for long prompts: above this many input tokens, each price of the tier replaces the entry's own
 # (`tiers`, docs/api.md#prices; Anthropic's and Google's above 200k, OpenAI's above 272k).
 TIER_KEY = "above_input_tokens"
-MAX_TIERS = 8
+MAX_PARTS = 8   # long-prompt tiers, or faster modes, an entry may hold
 # The prices of a faster service the same id offers for more (`modes`: OpenAI's priority processing, Anthropic's
 # fast mode), by the name its source gives the mode.
 MODE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
@@ -76,8 +76,8 @@ def _tiers_problem(tiers) -> str | None:
     above_input_tokens (a whole number of tokens) and some of VALUES."""
     if tiers is None:
         return None
-    if not isinstance(tiers, list) or not 0 < len(tiers) <= MAX_TIERS:
-        return f"tiers must be a list of 1 to {MAX_TIERS} prices for long prompts"
+    if not isinstance(tiers, list) or not 0 < len(tiers) <= MAX_PARTS:
+        return f"tiers must be a list of 1 to {MAX_PARTS} prices for long prompts"
     seen = set()
     for tier in tiers:
         if not isinstance(tier, dict) or set(tier) - set(VALUES) - {TIER_KEY}:
@@ -93,12 +93,12 @@ def _tiers_problem(tiers) -> str | None:
 
 
 def _modes_problem(modes) -> str | None:
-    """Why `modes` is no map of a faster service's prices (None when absent or one): at most MAX_TIERS names of
+    """Why `modes` is no map of a faster service's prices (None when absent or one): at most MAX_PARTS names of
     lowercase letters, digits, _ and -, each with some of VALUES."""
     if modes is None:
         return None
-    if not isinstance(modes, dict) or not 0 < len(modes) <= MAX_TIERS:
-        return f"modes must map 1 to {MAX_TIERS} mode names to prices"
+    if not isinstance(modes, dict) or not 0 < len(modes) <= MAX_PARTS:
+        return f"modes must map 1 to {MAX_PARTS} mode names to prices"
     for name, prices in modes.items():
         if not isinstance(name, str) or not MODE_NAME.match(name):
             return "each mode's name must be a lowercase word (fast, priority)"

@@ -166,12 +166,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
                 (refused if why.startswith("refused") else unknown).append(f"{record.platform}/{record.model_id}")
                 continue
             tally["landed on a known model"] += 1
-            fields = placed.setdefault(slug, {})
-            for field, value in record.fields.items():
-                if field == "prices":
-                    fields.setdefault(field, {}).setdefault(record.platform, value[record.platform])
-                else:
-                    fields.setdefault(field, value)
+            _place_catalog_row(placed.setdefault(slug, {}), record)
             continue
         if platform is not None and (any(a[1] != platform for a in record.aliases)
                                      or set(record.fields.get("platforms", {})) - {platform}
@@ -316,6 +311,16 @@ def _catalog_row(matcher, record) -> tuple:
     if record.provider and matcher.owner.get(slug, (record.provider,))[0] != record.provider:
         return None, "refused: another provider's model"
     return slug, None
+
+
+def _place_catalog_row(fields: dict, record) -> None:
+    """A public catalog's row into its model's fields: the first row of the model on each platform gives that
+    platform's price, the first to state a capability gives it."""
+    for field, value in record.fields.items():
+        if field == "prices":
+            fields.setdefault(field, {}).setdefault(record.platform, value[record.platform])
+        else:
+            fields.setdefault(field, value)
 
 
 def _outside_lane(source: str, record, owner: tuple | None) -> str | None:

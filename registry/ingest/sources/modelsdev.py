@@ -99,9 +99,8 @@ def _price(cost, item_modes, ctx: str) -> dict | None:
         shape = tier.get("tier")
         if not isinstance(shape, dict) or shape.get("type", "context") != "context":
             continue   # a tier of another kind than the prompt's length: no price the registry keeps
-        values = pricing.stated(tier, READ)
+        values = _values(tier)
         if values:
-            values.pop("currency")
             tiers.append({pricing.TIER_KEY: shape.get("size"), **values})
     if tiers:
         price["tiers"] = tiers
@@ -117,12 +116,18 @@ def _modes(modes) -> dict:
     fault of the run."""
     found = {}
     for name, mode in (modes.items() if isinstance(modes, dict) else ()):
-        values = pricing.stated(mode["cost"], READ) if isinstance(mode, dict) and isinstance(mode.get("cost"), dict) \
-            else None
+        values = _values(mode.get("cost")) if isinstance(mode, dict) else None
         if values:
-            values.pop("currency")
             found[str(name)[:40]] = values
     return found
+
+
+def _values(cost) -> dict | None:
+    """The prices a tier's or a mode's cost object states, beside its entry's currency; None when none."""
+    values = pricing.stated(cost, READ) if isinstance(cost, dict) else None
+    if values:
+        values.pop("currency")
+    return values or None
 
 
 def _capabilities(item: dict, ctx: str) -> dict:
