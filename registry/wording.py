@@ -35,6 +35,15 @@ def money(value, currency: str | None = "USD") -> str:
     return ("$" if currency == "USD" else f"{currency or ''} ") + f"{value:g}"
 
 
+def capability(value) -> str | None:
+    """A capability's value in words: "yes"/"no", a cutoff as written, a list joined ("text, image"); None unknown."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return ", ".join(value)
+
+
 def price(entry) -> str:
     """A price entry in words: "$3 in / $15 out per 1M tokens" (or per request, per image)."""
     if not isinstance(entry, dict):
