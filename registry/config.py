@@ -209,7 +209,9 @@ SETTINGS = (
     Setting("HOST", "127.0.0.1", _text, "address `registry serve` binds"),
     Setting("PORT", "8000", _port, "port `registry serve` binds"),
     Setting("WEB_CONCURRENCY", "1", _positive, "gunicorn worker processes"),
-    Setting("GUNICORN_THREADS", "8", _positive, "threads per worker"),
+    # Four, not eight: the threads share one GIL, and each one more costs the database-bound answers CPU in
+    # hand-offs (docs/running.md#threads-and-the-gil); slow clients never hold one (registry/serve/worker.py).
+    Setting("GUNICORN_THREADS", "4", _positive, "threads per worker"),
     # A slowloris holds a connection by sending its head a byte at a time (registry/serve/worker.py).
     Setting("REGISTRY_HEAD_TIMEOUT_MS", "10000", _positive,
             "milliseconds a client may take to send a request's head (line and headers) before it is dropped"),

@@ -2,7 +2,7 @@
 
 gunicorn's gthread worker hands every accepted (or kept-alive, readable) connection to a pool thread,
 which then reads the request line and headers with a blocking socket and no time limit: eight
-clients that trickle header bytes hold all eight threads and the service stops (issue 15, item 1).
+clients that trickle header bytes hold all the threads (eight then) and the service stops (issue 15, item 1).
 Here the worker's own event loop reads the head without blocking, keeps at most HEAD_TIMEOUT
 seconds for it, and submits the connection to the pool only once the blank line that ends the head
 (or more bytes than any valid head can have) has arrived; the thread's parser then reads those bytes
