@@ -8,6 +8,7 @@ carries has passed the one check of upstream values (validate.py).
 """
 import re
 from collections import Counter
+from functools import cached_property
 
 from ..fields import CATALOG_SOURCE, FEED_SOURCE, HUB_SOURCE, OFFICIAL, PLATFORM_SOURCES
 from ..merge.facts import fact_rows
@@ -26,27 +27,42 @@ class Matcher:
     """Finds the model an upstream id means: its slug, then any known alias (exact, then case-insensitive)."""
 
     def __init__(self, conn):
-        self.slugs = {r[0] for r in conn.execute("SELECT slug FROM models")}
-        # slug -> (provider slug, open weights?): whose lane a known model is in
-        self.owner = {r[0]: (r[1], bool(r[2])) for r in conn.execute(
-            "SELECT m.slug, p.slug, f.is_open_source FROM models m JOIN families f ON f.id = m.family_id"
-            " JOIN providers p ON p.id = f.provider_id")}
-        self.aliases = {}
-        for alias, slug in conn.execute(
-                "SELECT a.alias, m.slug FROM aliases a JOIN models m ON m.id = a.model_id"):
-            self.aliases[alias] = slug
+        # Every source's run builds one, a listing of ten ids as a 50k-repo hub: read whole as plain tuples, joined
+        # in dicts, and the case-folded and Vertex tables only when a record needs them: the daily cycle pays it
+        # once per source (bench/results.md).
+        rows = conn.cursor()
+        rows.row_factory = None   # plain tuples: a Row per model and per alias costs more than the query
+        lanes = {family: (provider, bool(open_weights)) for family, provider, open_weights in rows.execute(
+            "SELECT f.id, p.slug, f.is_open_source FROM families f JOIN providers p ON p.id = f.provider_id")}
+        models = rows.execute("SELECT id, slug, family_id FROM models").fetchall()
+        # slug -> (provider slug, open weights?): whose lane a known model is in; every model has one
+        self.owner = {slug: lanes[family] for _, slug, family in models}
+        self.slugs = set(self.owner)
+        # Each alias's slug from the rows above, not by a join: one lookup in a dict where SQLite would seek the
+        # models table once per alias.
+        slug_of = {model_id: slug for model_id, slug, _ in models}
+        self.aliases = {alias: slug_of[model_id] for alias, model_id in rows.execute(
+            "SELECT alias, model_id FROM aliases")}
         self._conn = conn
         self._lines: dict = {}   # provider -> its lines, read for its first floating id of a line (attach_floating)
         self._on_platform: dict | None = None   # (alias, alias source) -> slug, read for a public catalog's first row
-        self.folded = {}
         self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
-        self.vertex_names: dict[str, set] = {}
-        for alias, slug in sorted(self.aliases.items()):
-            self.folded.setdefault(alias.lower(), slug)
-            # A Vertex id is `publisher-model@version`; notices name the publisher model alone
-            # (docs/data-flow.md#the-deprecation-feed).
+
+    @cached_property
+    def folded(self) -> dict:
+        """Lowercased alias -> slug (of two aliases that fold alike, the first in order), built for the first id
+        that no slug or alias names as written."""
+        return {alias.lower(): slug for alias, slug in reversed(sorted(self.aliases.items()))}
+
+    @cached_property
+    def vertex_names(self) -> dict:
+        """Publisher model -> the slugs of its Vertex ids, built for the first notice that names one: a Vertex id is
+        `publisher-model@version`; notices name the publisher model alone (docs/data-flow.md#the-deprecation-feed)."""
+        names: dict[str, set] = {}
+        for alias, slug in self.aliases.items():
             if "@" in alias:
-                self.vertex_names.setdefault(alias.split("@", 1)[0].lower(), set()).add(slug)
+                names.setdefault(alias.split("@", 1)[0].lower(), set()).add(slug)
+        return names
 
     def foreign(self, alias: str, provider: str | None) -> bool:
         """Does another provider's model hold this alias (a provider's record may not take it)?"""
