@@ -21,7 +21,9 @@ COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
 def _load_facts(conn) -> dict:
     facts = {}
-    for source, slug, field, value in conn.execute("SELECT source, model_slug, field, value FROM facts"):
+    rows = conn.cursor()
+    rows.row_factory = None   # plain tuples: a Row for each of half a million facts (50k models) costs ~0.5 s
+    for source, slug, field, value in rows.execute("SELECT source, model_slug, field, value FROM facts"):
         facts.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
     return facts
 
