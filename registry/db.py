@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from . import migrations
-from .sql import transaction, upsert_sql  # noqa: F401  (the write helpers, imported from here by the writers)
+from .sql import transaction, tuples, upsert_sql  # noqa: F401  (the write helpers, imported from here by the writers)
 from .config import setting
 from .storage import StorageError, writing
 

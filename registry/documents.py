@@ -3,7 +3,7 @@ import re
 import unicodedata
 
 from .normalize import names_a_line
-from .sql import transaction, upsert_sql
+from .sql import transaction, tuples, upsert_sql
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 # Decorations a platform puts around a model name: a "Provider: " label on display names,
@@ -119,10 +119,8 @@ def refresh(conn, model_ids=None) -> None:
         "SELECT m.id, m.slug, m.display_name, f.name AS family_name, f.description AS family_description FROM models m"
         " JOIN families f ON f.id = m.family_id" + where, params).fetchall()
     docs = [_document(r, aliases.get(r["id"], [])) for r in rows]
-    cursor = conn.cursor()
-    cursor.row_factory = None
     # An unchanged document is not rewritten, so a re-run leaves the FTS index untouched.
-    stored = set(cursor.execute(f"SELECT {', '.join(_COLUMNS)} FROM search_docs"
+    stored = set(tuples(conn).execute(f"SELECT {', '.join(_COLUMNS)} FROM search_docs"
                                 + (" WHERE model_id IN (SELECT id FROM refresh_ids)" if where else "")))
     changed = [doc for doc in docs if doc not in stored]
     if not changed:

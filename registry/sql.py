@@ -17,6 +17,14 @@ def upsert_sql(table: str, columns: tuple, conflict: tuple, updated: tuple) -> s
             f" ON CONFLICT({', '.join(conflict)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in updated)}")
 
 
+def tuples(conn: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor of conn that reads plain tuples: on a read of every model, alias or fact, the connection's
+    sqlite3.Row per row costs more than the query."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection):
     """Run a block all-or-nothing: a write transaction (BEGIN IMMEDIATE), or a SAVEPOINT inside one.

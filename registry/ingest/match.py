@@ -11,6 +11,8 @@ from collections import Counter
 from functools import cached_property
 
 from ..fields import CATALOG_SOURCE, FEED_SOURCE, HUB_SOURCE, OFFICIAL, PLATFORM_SOURCES
+from ..db import tuples
+from ..merge.changes import alias_owners
 from ..merge.facts import fact_rows
 from ..normalize import normalize
 from . import held as held_back, prices, validate
@@ -27,22 +29,16 @@ class Matcher:
     """Finds the model an upstream id means: its slug, then any known alias (exact, then case-insensitive)."""
 
     def __init__(self, conn):
-        # Every source's run builds one, a listing of ten ids as a 50k-repo hub: read whole as plain tuples, joined
-        # in dicts, and the case-folded and Vertex tables only when a record needs them: the daily cycle pays it
-        # once per source (bench/results.md).
-        rows = conn.cursor()
-        rows.row_factory = None   # plain tuples: a Row per model and per alias costs more than the query
-        lanes = {family: (provider, bool(open_weights)) for family, provider, open_weights in rows.execute(
+        # Every source's run builds one, a listing of ten ids as a 50k-repo hub: read whole as plain tuples, and
+        # the case-folded and Vertex tables only when a record needs them: the daily cycle pays it once per source
+        # (bench/results.md).
+        lanes = {family: (provider, bool(open_weights)) for family, provider, open_weights in tuples(conn).execute(
             "SELECT f.id, p.slug, f.is_open_source FROM families f JOIN providers p ON p.id = f.provider_id")}
-        models = rows.execute("SELECT id, slug, family_id FROM models").fetchall()
         # slug -> (provider slug, open weights?): whose lane a known model is in; every model has one
-        self.owner = {slug: lanes[family] for _, slug, family in models}
+        self.owner = {slug: lanes[family]
+                      for slug, family in tuples(conn).execute("SELECT slug, family_id FROM models")}
         self.slugs = set(self.owner)
-        # Each alias's slug from the rows above, not by a join: one lookup in a dict where SQLite would seek the
-        # models table once per alias.
-        slug_of = {model_id: slug for model_id, slug, _ in models}
-        self.aliases = {alias: slug_of[model_id] for alias, model_id in rows.execute(
-            "SELECT alias, model_id FROM aliases")}
+        self.aliases = alias_owners(conn)
         self._conn = conn
         self._lines: dict = {}   # provider -> its lines, read for its first floating id of a line (attach_floating)
         self._on_platform: dict | None = None   # (alias, alias source) -> slug, read for a public catalog's first row

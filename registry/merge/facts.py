@@ -1,7 +1,7 @@
 """The facts tables: what each source said, the only input of the merge (docs/data-flow.md)."""
 import json
 
-from ..db import upsert_sql
+from ..db import tuples, upsert_sql
 
 
 def fact_rows(source: str, facts: dict) -> list:
@@ -27,9 +27,8 @@ def _swap(conn, source: str, table: str, key: tuple, values: tuple, rows: list) 
     """Make source's rows of table (primary key source + key) exactly rows (tuples in that column order): write
     only the difference, compared as whole rows."""
     columns = ("source",) + key + values
-    cursor = conn.cursor()
-    cursor.row_factory = None   # plain tuples, compared with rows as they are
-    stored = set(cursor.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE source = ?", (source,)))
+    stored = set(tuples(conn).execute(   # plain tuples, compared with rows as they are
+        f"SELECT {', '.join(columns)} FROM {table} WHERE source = ?", (source,)))
     fresh = [row for row in rows if row not in stored]   # new, or a key whose values changed
     if len(rows) - len(fresh) < len(stored):   # some stored row is not wanted as it is: drop those whose key went
         width = 1 + len(key)

@@ -5,7 +5,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..db import now_iso, upsert_sql
+from ..db import now_iso, tuples, upsert_sql
 from ..lifecycle import today
 from . import lifecycle
 from .. import documents
@@ -21,9 +21,8 @@ COMPARED = COLUMNS + ("family_id", "metadata", "capabilities")
 
 def _load_facts(conn) -> dict:
     facts = {}
-    rows = conn.cursor()
-    rows.row_factory = None   # plain tuples: a Row for each of half a million facts (50k models) costs ~0.5 s
-    for source, slug, field, value in rows.execute("SELECT source, model_slug, field, value FROM facts"):
+    # Half a million facts at 50k models: read as tuples, ~0.5 s less than a Row each.
+    for source, slug, field, value in tuples(conn).execute("SELECT source, model_slug, field, value FROM facts"):
         facts.setdefault(slug, {}).setdefault(field, {})[source] = json.loads(value) if value is not None else None
     return facts
 
