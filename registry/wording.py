@@ -35,6 +35,11 @@ def money(value, currency: str | None = "USD") -> str:
     return ("$" if currency == "USD" else f"{currency or ''} ") + f"{value:g}"
 
 
+def capability_name(name: str) -> str:
+    """A capability's name as a row's label: "Structured output"."""
+    return _label(name).capitalize()
+
+
 def capability(value) -> str | None:
     """A capability's value in words: "yes"/"no", a cutoff as written, a list joined ("text, image"); None unknown."""
     if value is None or isinstance(value, str):

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from ..text import markdown, markdown_code, without_controls
 from ..url_policy import http_url
-from ..wording import capability, countdown
+from ..wording import capability, capability_name, countdown
 
 
 def html_page(body: str) -> str:
@@ -62,6 +62,7 @@ def init_app(app) -> None:
     env.tests["http_url"] = is_http_url
     env.globals["countdown"] = countdown   # the one wording of a shutdown day (registry/wording.py)
     env.globals["capability_words"] = capability   # and of a capability's value
+    env.globals["capability_name"] = capability_name   # and name
     env.filters["days_whole"] = days_whole
     markdown_env = env.overlay(finalize=markdown_value, autoescape=False)
     markdown_env.filters = {**env.filters, "code": code, "autolink": autolink}   # an overlay shares the dict

@@ -173,7 +173,7 @@ def model_facts(row) -> list:
              ("Input context", _count(row["input_context_window"])),
              ("Output tokens", _count(row["output_context_window"]))]
     # The capabilities a source states (docs/api-decisions.md#capabilities); an unknown one has no row.
-    facts += [(name.replace("_", " ").capitalize(), wording.capability(value))
+    facts += [(wording.capability_name(name), wording.capability(value))
               for name, value in capability_set(row).items() if value is not None]
     return [(label, value) for label, value in facts if value]
 
