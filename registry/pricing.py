@@ -27,8 +27,9 @@ VALUES = {
 # (`tiers`, docs/api.md#prices; Anthropic's and Google's above 200k, OpenAI's above 272k).
 TIER_KEY = "above_input_tokens"
 MAX_PARTS = 8   # long-prompt tiers, or faster modes, an entry may hold
-# The prices of a faster service the same id offers for more (`modes`: OpenAI's priority processing, Anthropic's
-# fast mode), by the name its source gives the mode.
+# The prices of another service of the same id at its own rate (`modes`): the Batch APIs (`batch`: answers within a
+# day, for less), OpenAI's and Google's `flex` (slower, for less), `priority` processing and Anthropic's `fast`
+# mode (for more); by the name the registry gives the mode (registry/ingest/sources/litellm.py) or its source does.
 MODE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
 # The dollar amount past which a per-1M-token or per-unit price is taken for a typo (the dearest real one is in the
 # hundreds): refused, never served.
@@ -93,7 +94,7 @@ def _tiers_problem(tiers) -> str | None:
 
 
 def _modes_problem(modes) -> str | None:
-    """Why `modes` is no map of a faster service's prices (None when absent or one): at most MAX_PARTS names of
+    """Why `modes` is no map of other services' prices (None when absent or one): at most MAX_PARTS names of
     lowercase letters, digits, _ and -, each with some of VALUES."""
     if modes is None:
         return None
@@ -148,8 +149,14 @@ def platform_problem(platform: str, entry) -> str | None:
 
 
 def same(old: dict, new: dict) -> bool:
-    """Do two entries state the same prices (whatever their days and sources)?"""
-    return all(old.get(name) == new.get(name) for name in (*VALUES, "currency", "tiers", "modes"))
+    """Do two entries state the same prices (whatever their days and sources, and their modes' sources)?"""
+    return (all(old.get(name) == new.get(name) for name in (*VALUES, "currency", "tiers"))
+            and _mode_prices(old) == _mode_prices(new))
+
+
+def _mode_prices(entry: dict) -> dict:
+    return {name: {key: value for key, value in mode.items() if key != "source"}
+            for name, mode in (entry.get("modes") or {}).items() if isinstance(mode, dict)}
 
 
 def held(old: dict, new: dict) -> str | None:

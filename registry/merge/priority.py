@@ -1,5 +1,6 @@
 """The per-field priority table: which source's fact becomes the visible value."""
-from ..fields import CAPABILITIES, CATALOG_SOURCE, CURATION, FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES
+from ..fields import (CAPABILITIES, CATALOG_SOURCE, CURATION, FEED_SOURCE, HUB_SOURCE, PLATFORM_SOURCES,
+                      PRICE_MAP_SOURCE)
 
 # Signals for the lifecycle, not columns: a provider's deprecated / retired flags, a curated pin.
 FLAG_FIELDS = ("deprecated", "retired", "status", "provider")
@@ -12,8 +13,8 @@ HUB_FIELDS = {"canonical_url", "parameter_count", "parameter_label"}
 
 def precedence(source: str) -> int:
     """A source's place in the spec's conflict priority (curation, providers, feed, hub): lower wins. A platform's
-    catalog stands with the providers: the first word on its own platform's ids and schedule; the public catalog
-    has the last word (docs/data-flow.md#the-public-catalog)."""
+    catalog stands with the providers: the first word on its own platform's ids and schedule; the public catalogs
+    have the last word, models.dev's before LiteLLM's (docs/data-flow.md#the-public-catalog)."""
     if source == CURATION:
         return 0
     if source == FEED_SOURCE:
@@ -22,6 +23,8 @@ def precedence(source: str) -> int:
         return 3
     if source == CATALOG_SOURCE:
         return 4
+    if source == PRICE_MAP_SOURCE:
+        return 5
     return 1
 
 
@@ -35,13 +38,15 @@ def rank(source: str, field: str) -> tuple:
 def accepts(source: str, field: str) -> bool:
     """Whether a source may supply a field at all: the feed its lifecycle fields, a platform's catalog only that
     platform's schedule and price (docs/lifecycle.md#platform-catalogs), the public catalog prices and
-    capabilities."""
+    capabilities, the price map prices."""
     if source == FEED_SOURCE:
         return field in FEED_FIELDS
     if source in PLATFORM_SOURCES:
         return field in ("platforms", "prices")
     if source == CATALOG_SOURCE:
         return field == "prices" or field in CAPABILITIES
+    if source == PRICE_MAP_SOURCE:
+        return field == "prices"
     return True
 
 
@@ -64,12 +69,28 @@ def pick(field: str, by_source: dict):
 
 def entries_by_key(field: str, by_source: dict) -> dict:
     """For a field whose value maps keys to whole entries (prices: platform -> price): each key's entry from its
-    best source, whole (one source's price, never one source's input beside another's output), with that source."""
-    chosen = {}
+    best source, whole (one source's price, never one source's input beside another's output), with that source.
+    Each of its modes (a batch or priority service of the same id) is whole from the best source that states that
+    mode in the same currency, with its source; the entry then dates from the latest of the days of the sources it
+    holds (docs/api.md#prices)."""
+    chosen, modes = {}, {}
     for source in sorted(by_source, key=lambda s: rank(s, field), reverse=True):   # the best writes last
         value = by_source[source]
-        if isinstance(value, dict) and accepts(source, field):
-            chosen.update((key, {**entry, "source": source}) for key, entry in value.items() if isinstance(entry, dict))
+        if not isinstance(value, dict) or not accepts(source, field):
+            continue
+        for key, entry in value.items():
+            if isinstance(entry, dict):
+                chosen[key] = {**entry, "source": source}
+                for name, mode in (entry.get("modes") or {}).items():
+                    modes.setdefault(key, {}).setdefault(entry.get("currency"), {})[name] = (
+                        {**mode, "source": source}, entry.get("effective_from"))
+    for key, entry in chosen.items():
+        served = modes.get(key, {}).get(entry.get("currency"))
+        if served:
+            entry["modes"] = {name: mode for name, (mode, _) in sorted(served.items())}
+            days = [day for _, day in served.values() if day] + [entry.get("effective_from") or ""]
+            if max(days):
+                entry["effective_from"] = max(days)
     return dict(sorted(chosen.items()))
 
 
