@@ -50,7 +50,11 @@ PLATFORM_SOURCES = {"openrouter-catalog": "gateway", "bedrock-catalog": "cloud-a
 # provider's own rows, the model's capabilities; the last word on both, and never an id or a date of its own
 # (docs/data-flow.md#the-public-catalog).
 CATALOG_SOURCE = "public-catalog"
-AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE) + tuple(PLATFORM_SOURCES) + (CATALOG_SOURCE,)
+# A second public catalog, of prices only (LiteLLM's model cost map): each row's price on its own platform, with the
+# batch, flex and priority services models.dev does not state; after models.dev (docs/data-flow.md#the-price-map).
+PRICE_MAP_SOURCE = "price-map"
+CATALOG_SOURCES = (CATALOG_SOURCE, PRICE_MAP_SOURCE)
+AUTOMATED_SOURCES = VENDOR_SOURCES + (FEED_SOURCE, HUB_SOURCE) + tuple(PLATFORM_SOURCES) + CATALOG_SOURCES
 # Each automated source's upstream: its default base URL (REGISTRY_<SOURCE>_URL overrides where a run
 # reads, registry/ingest/sources/), and where a page links a fact that source gave; in AUTOMATED_SOURCES order.
 SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
@@ -58,7 +62,8 @@ SOURCE_URLS = dict(zip(AUTOMATED_SOURCES, (
     "https://api.mistral.ai", "https://api.cohere.com", "https://api.x.ai",
     "https://deprecations.info", "https://huggingface.co",
     "https://openrouter.ai", "https://bedrock.us-east-1.amazonaws.com",
-    "https://us-central1-aiplatform.googleapis.com", "https://models.dev"), strict=True))
+    "https://us-central1-aiplatform.googleapis.com", "https://models.dev",
+    "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json"), strict=True))
 
 
 def sql_list(values) -> str:

@@ -225,7 +225,7 @@ def test_on_the_shipped_registry_every_id_a_snapshot_prices_is_priced_on_its_pla
     from registry.ingest.snapshots import load_pages
     from registry.ingest.sources import load
     shipped_ingested_app(tmp_path / "registry.db", "2026-12-06")
-    priced = {(platform, r.model_id) for source in ("openrouter-catalog", "vendor-f-api", "public-catalog")
+    priced = {(platform, r.model_id) for source in ("openrouter-catalog", "vendor-f-api", "public-catalog", "price-map")
               for r in load(source).parse(load_pages(ROOT / "seeds", source)) if not r.skip
               for platform in r.fields.get("prices", {})}
     conn = sqlite3.connect(tmp_path / "registry.db")

@@ -114,18 +114,20 @@ ONE_PAGE = {
                                      "name": "Anthropic", "doc": "https://docs.anthropic.com/en/docs/about-claude/models",
                                      "models": {"claude-opus-4-6": {"id": "claude-opus-4-6", "name": "Claude Opus 4.6",
                                                                     "cost": {"input": 5, "output": 25}}}}},
+    "price-map": {"gpt-4o": {"input_cost_per_token": 2.5e-06, "output_cost_per_token": 1e-05,
+                             "input_cost_per_token_batches": 1.25e-06, "litellm_provider": "openai", "mode": "chat"}},
 }
 EXPECTED_ID = {"vendor-a-api": "gpt-4o", "vendor-b-api": "claude-opus-4-6", "vendor-c-api": "gemini-2.5-pro",
                "vendor-d-api": "mistral-small-2603", "vendor-e-api": "command-a-03-2025", "vendor-f-api": "grok-3",
                "deprecation-feed": "o3-mini", "model-hub": "Llama-3.1-8B-Instruct",
                "openrouter-catalog": "anthropic/claude-sonnet-4.5", "vertex-catalog": "gemini-2.5-pro",
-               "public-catalog": "claude-opus-4-6"}
+               "public-catalog": "claude-opus-4-6", "price-map": "gpt-4o"}
 AUTH = {"vendor-a-api": ("Authorization", f"Bearer {KEY}"), "vendor-b-api": ("x-api-key", KEY),
         "vendor-c-api": ("x-goog-api-key", KEY), "vendor-d-api": ("Authorization", f"Bearer {KEY}"),
         "vendor-e-api": ("Authorization", f"Bearer {KEY}"), "vendor-f-api": ("Authorization", f"Bearer {KEY}"),
         "deprecation-feed": None, "model-hub": ("Authorization", f"Bearer {KEY}"),
         # OpenRouter's catalog is public; Vertex AI's credentials are Google's (anonymous here: no header)
-        "openrouter-catalog": None, "vertex-catalog": None, "public-catalog": None}
+        "openrouter-catalog": None, "vertex-catalog": None, "public-catalog": None, "price-map": None}
 # Every source fetched over HTTP with requests (bedrock-catalog goes through boto3: tests/test_platform_catalogs.py).
 ALL = sorted(set(MODULES) - {"bedrock-catalog"})
 
@@ -134,12 +136,14 @@ def test_module_contract():
     for source in ALL:
         mod = load(source)
         assert mod.SOURCE == source
-        assert mod.BASE_URL.startswith("https://") and mod.PATH.startswith("/")
+        # a source of one document (the price map) has its URL as its base URL, and no path
+        assert mod.BASE_URL.startswith("https://")
+        assert mod.PATH.startswith("/") or (mod.PATH == "" and mod.BASE_URL.endswith(".json"))
         assert callable(mod.fetch) and callable(mod.parse)
     assert {load(s).KEY_ENV for s in ALL} == {"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY",
                                               "MISTRAL_API_KEY", "CO_API_KEY", "XAI_API_KEY", "HF_TOKEN", None}
     assert [s for s in ALL if not load(s).KEY_REQUIRED] == ["deprecation-feed", "model-hub", "openrouter-catalog",
-                                                             "public-catalog", "vertex-catalog"]
+                                                             "price-map", "public-catalog", "vertex-catalog"]
 
 
 @pytest.mark.parametrize("source", ALL)
@@ -341,7 +345,8 @@ def drifts(source):
     return cases
 
 
-LISTS = [s for s in ALL if s != "public-catalog"]   # the public catalog is an object of catalogs: its own cases below
+# The public catalogs are objects (of catalogs, of rows): their own cases in test_public_catalog.py, test_price_map.py
+LISTS = [s for s in ALL if s not in ("public-catalog", "price-map")]
 
 
 @pytest.mark.parametrize("source,label,body,pattern",

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from functools import cached_property
 
-from ..fields import CATALOG_SOURCE, FEED_SOURCE, HUB_SOURCE, OFFICIAL, PLATFORM_SOURCES
+from ..fields import CATALOG_SOURCES, FEED_SOURCE, HUB_SOURCE, OFFICIAL, PLATFORM_SOURCES
 from ..db import tuples
 from ..merge.changes import alias_owners
 from ..merge.facts import fact_rows
@@ -171,7 +171,7 @@ def records_to_facts(conn, source: str, records) -> tuple[list, list, dict]:
         if record.skip:
             tally[record.skip] += 1
             continue
-        if source == CATALOG_SOURCE:
+        if source in CATALOG_SOURCES:
             slug, why = _catalog_row(matcher, record)
             if slug is None:
                 tally[why] += 1

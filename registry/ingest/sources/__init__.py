@@ -2,7 +2,7 @@
 
 Every module defines:
     SOURCE       the source name (the spec's vendor-a-api, ..., deprecation-feed, model-hub; the platform catalogs
-                 openrouter-catalog, bedrock-catalog, vertex-catalog; the public catalog public-catalog)
+                 openrouter-catalog, bedrock-catalog, vertex-catalog; the public catalogs public-catalog and price-map)
     PROVIDER     provider slug of the run, or None for cross-provider sources
     KEY_ENV      environment variable holding the API key, or None
     KEY_REQUIRED whether a missing key fails the run
@@ -26,6 +26,7 @@ MODULES = {
     "bedrock-catalog": "bedrock",
     "vertex-catalog": "vertex",
     "public-catalog": "modelsdev",
+    "price-map": "litellm",
 }
 
 
