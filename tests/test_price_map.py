@@ -214,7 +214,8 @@ def test_the_maps_batch_price_is_served_beside_models_devs_and_its_own_where_mod
         "SELECT details FROM ingestion_runs WHERE id = ?", (result.run_id,)).fetchone()[0])
     assert details["unknown_ids"] == ["cloud-b/claude-sonnet-4-5@20250929"]
     page = client.get(f"/models/{SONNET}.md").get_data(as_text=True)
-    assert "batch mode: $1.5 in / $7.5 out per 1M tokens" in page
+    assert ("Provider API: $3 in / $15 out per 1M tokens; batch mode: $1.5 in / $7.5 out per 1M tokens (source: price-map),"
+            " since 2026-12-02 (source: public-catalog; 2 prices)") in page
 
 
 def test_a_rerun_writes_nothing_and_a_new_batch_price_is_a_change(registry):
@@ -235,3 +236,14 @@ def test_a_rerun_writes_nothing_and_a_new_batch_price_is_a_change(registry):
     assert [(p["modes"].get("batch", {}).get("input_per_mtok"), p["effective_from"], p["effective_to"])
             for p in official] == [(None, "2026-12-01", "2026-12-02"), (1.5, "2026-12-02", "2026-12-04"),
                                    (1.2, "2026-12-04", None)]
+
+
+def test_a_price_replaced_the_day_it_took_effect_is_no_period_of_the_history(registry):
+    run, client, _ = registry
+    run("price-map", MAP, "2026-12-01")   # the day models.dev's price came: one price, with the map's batch mode
+    official = [p for p in client.get(f"/api/v1/models/{SONNET}/prices").get_json()["prices"]
+                if p["platform"] == "official"]
+    assert [(p["modes"]["batch"]["input_per_mtok"], p["effective_from"], p["effective_to"]) for p in official] == [
+        (1.5, "2026-12-01", None)]
+    changes = client.get(f"/api/v1/changes?model={SONNET}&kind=field_changed").get_json()["changes"]
+    assert [c["field"] for c in changes].count("prices.official") == 2   # the change history keeps both

@@ -113,6 +113,8 @@ def price_rows(db, row, today: str) -> list:
              "tiers": [f"above {tier['above_input_tokens']:,} input tokens: "
                        + wording.price({**tier, "currency": shown[-1]["currency"]}) for tier in shown[-1]["tiers"]]
              + [f"{name} mode: " + wording.price({**values, "currency": shown[-1]["currency"]})
+                + (f" (source: {values['source']})" if values.get("source", shown[-1]["source"]) != shown[-1]["source"]
+                   else "")
                 for name, values in shown[-1]["modes"].items()],
              "chart": price_chart.chart(shown, today)}
             for platform, shown in periods.items()]

@@ -49,5 +49,8 @@ def history(db, row, metadata: dict) -> list:
             if shown and shown[-1][1] is None:
                 shown[-1][1] = price.get("effective_from")
             shown.append([price, None])
+    # A price another took the place of on the day it took effect was never a day's price (a model's first ingest
+    # reads its sources one after another): the changes keep it, the history does not.
     return [entry(platform, price, until) for platform in pricing.PRICED_PLATFORMS
-            for price, until in periods.get(platform, ())]
+            for price, until in periods.get(platform, ())
+            if until is None or until != price.get("effective_from")]
