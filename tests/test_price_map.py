@@ -247,3 +247,30 @@ def test_a_price_replaced_the_day_it_took_effect_is_no_period_of_the_history(reg
         (1.5, "2026-12-01", None)]
     changes = client.get(f"/api/v1/changes?model={SONNET}&kind=field_changed").get_json()["changes"]
     assert [c["field"] for c in changes].count("prices.official") == 2   # the change history keeps both
+
+
+@pytest.mark.parametrize("override, fetched", [
+    (None, "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json"),
+    # a pinned release's copy: the variable names the document's whole URL
+    ("https://raw.githubusercontent.com/BerriAI/litellm/v1.80.0/model_prices_and_context_window.json",
+     "https://raw.githubusercontent.com/BerriAI/litellm/v1.80.0/model_prices_and_context_window.json"),
+])
+def test_a_live_run_reads_the_map_where_it_is_told(tmp_path, monkeypatch, override, fetched):
+    import responses
+
+    from registry.ingest.http import make_session
+    if override:
+        monkeypatch.setenv("REGISTRY_PRICE_MAP_URL", override)
+    monkeypatch.setenv("REGISTRY_TODAY", "2026-12-01")
+    db = tmp_path / "registry.db"
+    build_db(db, DATA / "curation")
+    with responses.RequestsMock() as mocked:
+        mocked.get(fetched, json=MAP)
+        result = run_source(str(db), "price-map", session=make_session(backoff=0))
+    assert result.status == "completed", result.error
+    client = create_app({"TESTING": True, "DATABASE": str(db)}).test_client()
+    prices = {p["platform"]: p for p in client.get(f"/api/v1/models/{SONNET}").get_json()["prices"]}
+    assert prices["official"]["modes"]["batch"] == {"input_per_mtok": 1.5, "output_per_mtok": 7.5,
+                                                    "cached_input_read_per_mtok": 0.15,
+                                                    "cached_input_write_per_mtok": 1.875, "source": "price-map"}
+    close_thread_connections()
