@@ -214,8 +214,8 @@ def test_the_maps_batch_price_is_served_beside_models_devs_and_its_own_where_mod
         "SELECT details FROM ingestion_runs WHERE id = ?", (result.run_id,)).fetchone()[0])
     assert details["unknown_ids"] == ["cloud-b/claude-sonnet-4-5@20250929"]
     page = client.get(f"/models/{SONNET}.md").get_data(as_text=True)
-    assert ("Provider API: $3 in / $15 out per 1M tokens; batch mode: $1.5 in / $7.5 out per 1M tokens (source: price-map),"
-            " since 2026-12-02 (source: public-catalog; 2 prices)") in page
+    assert ("Provider API: $3 in / $15 out per 1M tokens; batch mode: $1.5 in / $7.5 out per 1M tokens"
+            " (source: price-map), since 2026-12-02 (source: public-catalog; 2 prices)") in page
 
 
 def test_a_rerun_writes_nothing_and_a_new_batch_price_is_a_change(registry):
