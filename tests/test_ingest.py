@@ -209,3 +209,21 @@ def test_report_lists_what_curators_should_look_at(app, runner, three_sources):
     assert "claude-fable: claude-fable-1" in out
     assert ("claude-sonnet-4-5-20250929.display_name: curation 'Claude Sonnet 4.5', "
             "vendor-b-api 'Claude Sonnet 4.5 (vendor)'") in out
+
+
+@pytest.mark.parametrize("collecting, error", [(True, None), (True, "HTTP 503 from upstream"), (False, None)])
+def test_a_run_pauses_the_cyclic_collector_and_leaves_it_as_it_found_it(app, monkeypatch, collecting, error):
+    """A run's millions of acyclic objects are not walked by the collector (docs/running.md#ingest-runs); after
+    the run, completed or failed, the process collects as before."""
+    import gc
+    seen = []
+    module = fakes.fake_module("vendor-b-api", "anthropic", fakes.VENDOR_B, error=error)
+    parse = module.parse
+    module.parse = lambda pages: (seen.append(gc.isenabled()), parse(pages))[1]
+    fakes.install(monkeypatch, {"vendor-b-api": module})
+    (gc.enable if collecting else gc.disable)()
+    try:
+        result = run_source(app.config["DATABASE"], "vendor-b-api")
+        assert (result.status, seen, gc.isenabled()) == ("failed" if error else "completed", [False], collecting)
+    finally:
+        gc.enable()

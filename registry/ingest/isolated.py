@@ -27,13 +27,14 @@ def child_main() -> None:
     """The child's side: the job from stdin, its RunResult as JSON on stdout."""
     import resource
 
-    from .runner import RunOptions, RunResult, execute
+    from .runner import RunOptions, RunResult, collector_paused, execute
     job = json.loads(sys.stdin.read())
     limit = job["memory_mb"] * MEGABYTE
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     options = RunOptions(offline=job["offline"], seeds_dir=job["seeds_dir"], record_to=job["record_to"])
     try:   # a MemoryError inside the run fails it with its words; outside it, here
-        result = execute(job["db_path"], job["source"], job["run_id"], options)
+        with collector_paused():
+            result = execute(job["db_path"], job["source"], job["run_id"], options)
     except MemoryError as exc:
         result = RunResult(job["source"], job["run_id"], "failed", error=describe(exc))
     sys.stdout.write(json.dumps(asdict(result)))

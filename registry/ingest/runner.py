@@ -1,6 +1,8 @@
 """Run one source: lock, run record, fetch or load pages, parse, store facts and merge in one transaction."""
+import gc
 import threading
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..config import source_key, source_url
@@ -117,9 +119,25 @@ def _recorded(conn, source: str, run_id: int, options: RunOptions) -> RunResult:
                          trace=None if expected else traceback.format_exc())
 
 
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector paused for a run in a process of its own (`flask ingest`, an isolated
+    child), and resumed after it: a run builds millions of objects that form no cycles (records, facts, rows), and
+    each full collection walks them all to free nothing (docs/running.md#ingest-runs). Reference counting still frees
+    everything. Never in a server's process: the collector is the whole process's."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def run_source(db_path: str, source: str, *, offline: bool = False, seeds_dir: str = "./seeds",
                session=None, record_to: str | None = None) -> RunResult:
-    """Run one source start to finish under its lock (the keywords are RunOptions')."""
+    """Run one source start to finish under its lock (the keywords are RunOptions'), in the caller's process: the
+    command line's, or a test's."""
     try:
         started = begin(db_path, source)
     except Exception as exc:   # the lock or the run row refused: this source fails, the others still run
@@ -127,7 +145,8 @@ def run_source(db_path: str, source: str, *, offline: bool = False, seeds_dir: s
         return RunResult(source, None, "failed", error=describe(exc), trace=trace)
     if started is None:
         return RunResult(source, None, "conflict", error=f"{source} is already running")
-    return _finish(db_path, source, started, RunOptions(offline, seeds_dir, session, record_to))
+    with collector_paused():
+        return _finish(db_path, source, started, RunOptions(offline, seeds_dir, session, record_to))
 
 
 def start_source(db_path: str, source: str, options: RunOptions = RunOptions(), on_end=None,
