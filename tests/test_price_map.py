@@ -274,3 +274,21 @@ def test_a_live_run_reads_the_map_where_it_is_told(tmp_path, monkeypatch, overri
                                                     "cached_input_read_per_mtok": 0.15,
                                                     "cached_input_write_per_mtok": 1.875, "source": "price-map"}
     close_thread_connections()
+
+
+@pytest.mark.parametrize("key, value", [
+    ("input_cost_per_token_batches", "free"),      # no number: the row's price is refused, with why
+    ("output_cost_per_token", 5.0),                # $5,000,000 per 1M tokens: a typo, refused
+    ("input_cost_per_token", [3e-06]),
+])
+def test_a_hostile_rows_price_is_refused_with_why_and_the_other_rows_land(registry, key, value):
+    run, client, db = registry
+    hostile = json.loads(json.dumps(MAP))
+    hostile[SONNET][key] = value
+    result = run("price-map", hostile, "2026-12-02")
+    details = json.loads(connect_rw(str(db)).execute(
+        "SELECT details FROM ingestion_runs WHERE id = ?", (result.run_id,)).fetchone()[0])
+    assert "prices.official" in " ".join(details["refused"])
+    prices = {p["platform"]: p for p in client.get(f"/api/v1/models/{SONNET}").get_json()["prices"]}
+    assert prices["official"]["modes"] == {} and prices["official"]["source"] == "public-catalog"
+    assert prices["cloud-a"]["source"] == "price-map"
