@@ -65,6 +65,13 @@ def price(entry) -> str:
     return ", ".join(parts) or "none"
 
 
+def mode_prices(entry) -> dict:
+    """Each mode of a price entry in words, by name: {"batch": "batch mode: $1.5 in / $7.5 out per 1M tokens"}."""
+    modes = entry.get("modes") if isinstance(entry, dict) else None
+    return {name: f"{name} mode: " + price({**values, "currency": entry.get("currency")})
+            for name, values in (modes or {}).items() if isinstance(values, dict)}
+
+
 def _price_title(slug: str, platform: str, old, new) -> str:
     where = PLATFORM_NAMES.get(platform, platform)
     if old is None:

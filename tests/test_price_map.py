@@ -292,3 +292,12 @@ def test_a_hostile_rows_price_is_refused_with_why_and_the_other_rows_land(regist
     prices = {p["platform"]: p for p in client.get(f"/api/v1/models/{SONNET}").get_json()["prices"]}
     assert prices["official"]["modes"] == {} and prices["official"]["source"] == "public-catalog"
     assert prices["cloud-a"]["source"] == "price-map"
+
+
+@pytest.mark.parametrize("path", [f"/compare.md?models={SONNET},claude-sonnet-4-20250514",
+                                  f"/compare?models={SONNET},claude-sonnet-4-20250514"])
+def test_compare_puts_each_platforms_batch_price_beside_its_price(registry, path):
+    run, client, _ = registry
+    run("price-map", MAP, "2026-12-02")
+    page = client.get(path).get_data(as_text=True)
+    assert "$3 in / $15 out per 1M tokens; batch mode: $1.5 in / $7.5 out per 1M tokens" in page

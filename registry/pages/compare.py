@@ -7,7 +7,7 @@ from ..queries.capabilities import capability_set
 from ..web import params
 from ..web.connection import get_db
 from ..web.errors import bad_request
-from ..wording import price
+from ..wording import mode_prices, price
 from . import page, present, render
 
 MOST = 5   # models on one page: a sixth column is no comparison a person reads
@@ -32,4 +32,5 @@ def _column(db, row) -> dict:
     lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
     return {"model": row, "facts": present.model_facts(row), "capabilities": capability_set(row),
             "platforms": lifecycles,
-            "prices": {p["platform"]: price(p) for p in prices.current(metadata)}}
+            "prices": {p["platform"]: "; ".join([price(p), *mode_prices(p).values()])
+                       for p in prices.current(metadata)}}

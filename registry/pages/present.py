@@ -112,10 +112,9 @@ def price_rows(db, row, today: str) -> list:
              else wording.money(shown[-1]["cached_input_read_per_mtok"], shown[-1]["currency"]),
              "tiers": [f"above {tier['above_input_tokens']:,} input tokens: "
                        + wording.price({**tier, "currency": shown[-1]["currency"]}) for tier in shown[-1]["tiers"]]
-             + [f"{name} mode: " + wording.price({**values, "currency": shown[-1]["currency"]})
-                + (f" (source: {values['source']})" if values.get("source", shown[-1]["source"]) != shown[-1]["source"]
-                   else "")
-                for name, values in shown[-1]["modes"].items()],
+             + [words + (f" (source: {source})" if (source := shown[-1]["modes"][name].get("source"))
+                         not in (None, shown[-1]["source"]) else "")
+                for name, words in wording.mode_prices(shown[-1]).items()],
              "chart": price_chart.chart(shown, today)}
             for platform, shown in periods.items()]
 
