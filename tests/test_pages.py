@@ -405,6 +405,9 @@ def test_no_chart_without_a_day_or_a_token_price():
 @pytest.mark.parametrize("query, status, shows", [
     ("models=claude-3-5-sonnet-20241022,claude-sonnet-4-5-20250929",
      200, ["| Status | deprecated | latest |", "| Price on Provider API | $3 in / $15 out per 1M tokens | \\- |"]),
+    # a fact the first model lacks is still a row when another has it
+    ("models=claude-sonnet-4-5-20250929,claude-3-5-sonnet-20241022",
+     200, ["| Deprecated | \\- | 2025-08-13 |", "| Shutdown | \\- | 2099-10-22 |"]),
     ("models=claude-3-5-sonnet-20241022", 400, ["2 to 5 models"]),
     ("models=claude-3-5-sonnet-20241022,no-such-model", 404, ["no-such-model"]),
     ("models=a,b,c,d,e,f", 400, ["2 to 5 models"]),
@@ -416,6 +419,15 @@ def test_compare_puts_models_side_by_side_as_their_answers_say(client, query, st
     assert response.status_code == status
     text = response.get_data(as_text=True)
     assert all(s in text for s in shows), text
+
+
+def test_compare_on_the_shipped_registry_gives_each_fact_and_capability_one_row(tmp_path):
+    from helpers import shipped_ingested_app
+    client = shipped_ingested_app(tmp_path / "registry.db", "2026-12-06").test_client()
+    text = client.get("/compare.md?models=gpt-4o,gemini-2.5-pro").get_data(as_text=True)
+    labels = [line.split(" | ")[0] for line in text.splitlines() if line.startswith("| ")]
+    assert len(labels) == len(set(labels)) and "| Tool calling |" in text, labels
+    assert "| Deprecated | \\- | 2026-10-16 |" in text
 
 
 @pytest.mark.parametrize("query, status, rows, says", [

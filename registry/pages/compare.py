@@ -22,7 +22,9 @@ def compare():
     db = get_db()
     columns = [_column(db, params.get_or_404("Model", catalog.model_by_slug, slug)) for slug in slugs]
     platforms = [p for p in PLATFORM_NAMES if any(p in c["platforms"] or p in c["prices"] for c in columns)]
-    return render("compare", columns=columns, served=platforms, priced=pricing.PRICED_PLATFORMS,
+    # A fact any of them has is a row (each model's facts come in one order); capabilities are rows of their own.
+    labels = [label for label in columns[0]["facts"] if any(c["facts"][label] for c in columns)]
+    return render("compare", columns=columns, labels=labels, served=platforms, priced=pricing.PRICED_PLATFORMS,
                   capabilities=CAPABILITIES, names=PLATFORM_NAMES)
 
 
@@ -30,7 +32,7 @@ def _column(db, row) -> dict:
     """What the page says of one model: its facts, capabilities, lifecycle and price per platform."""
     metadata = catalog.metadata_of(row)
     lifecycles = {r["platform"]: catalog.platform_dict(r) for r in catalog.platform_lifecycles(db, row["id"])}
-    return {"model": row, "facts": present.model_facts(row), "capabilities": capability_set(row),
+    return {"model": row, "facts": dict(present.facts_of(row)), "capabilities": capability_set(row),
             "platforms": lifecycles,
             "prices": {p["platform"]: "; ".join([price(p), *mode_prices(p).values()])
                        for p in prices.current(metadata)}}

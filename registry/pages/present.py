@@ -163,19 +163,24 @@ def provenance(row) -> list:
     return [{**source_link(source, row["provider_slug"]), "fields": fields} for source, fields in by_source.items()]
 
 
-def model_facts(row) -> list:
-    """The model's facts worth a row on its page, as (label, value) with None left out."""
+def facts_of(row) -> list:
+    """The model's own facts, each as (label, value), in the order a page lists them; None where unknown: who
+    makes it, its days, its size and its context (its capabilities are capability_set's)."""
     meta = metadata(row)
-    facts = [("Provider", row["provider_name"]), ("Family", row["family_name"]), ("Version", row["version"]),
-             ("Type", row["model_type"]), ("Released", row["release_date"]),
-             ("Deprecated", row["deprecation_date"]), ("Shutdown", row["sunset_date"]),
-             ("Not shut down before", meta.get("earliest_sunset_date")),
-             ("Parameters", row["parameter_label"] or _count(row["parameter_count"])),
-             ("Input context", _count(row["input_context_window"])),
-             ("Output tokens", _count(row["output_context_window"]))]
-    # The capabilities a source states (docs/api-decisions.md#capabilities); an unknown one has no row.
-    facts += [(wording.capability_name(name), wording.capability(value))
-              for name, value in capability_set(row).items() if value is not None]
+    return [("Provider", row["provider_name"]), ("Family", row["family_name"]), ("Version", row["version"]),
+            ("Type", row["model_type"]), ("Released", row["release_date"]),
+            ("Deprecated", row["deprecation_date"]), ("Shutdown", row["sunset_date"]),
+            ("Not shut down before", meta.get("earliest_sunset_date")),
+            ("Parameters", row["parameter_label"] or _count(row["parameter_count"])),
+            ("Input context", _count(row["input_context_window"])),
+            ("Output tokens", _count(row["output_context_window"]))]
+
+
+def model_facts(row) -> list:
+    """The model's facts worth a row on its page, as (label, value) with None left out: its own facts, then the
+    capabilities a source states (docs/api-decisions.md#capabilities); an unknown one has no row."""
+    facts = facts_of(row) + [(wording.capability_name(name), wording.capability(value))
+                             for name, value in capability_set(row).items() if value is not None]
     return [(label, value) for label, value in facts if value]
 
 
