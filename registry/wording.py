@@ -67,9 +67,7 @@ def price(entry) -> str:
 
 def mode_prices(entry) -> dict:
     """Each mode of a price entry in words, by name: {"batch": "batch mode: $1.5 in / $7.5 out per 1M tokens"}."""
-    modes = entry.get("modes") if isinstance(entry, dict) else None
-    return {name: f"{name} mode: " + price({**values, "currency": entry.get("currency")})
-            for name, values in (modes or {}).items() if isinstance(values, dict)}
+    return {name: f"{name} mode: {words}" for name, words in _modes_alone(entry).items()}
 
 
 def _price_title(slug: str, platform: str, old, new) -> str:
@@ -78,7 +76,30 @@ def _price_title(slug: str, platform: str, old, new) -> str:
         return f"{slug}: priced on {where} at {price(new)}"
     if new is None:
         return f"{slug}: no longer priced on {where} (was {price(old)})"
-    return f"{slug}: price on {where} changed from {price(old)} to {price(new)}"
+    if price(old) != price(new):
+        return f"{slug}: price on {where} changed from {price(old)} to {price(new)}"
+    # The price stands: say which of its services (batch, priority, ...) moved, else that its other prices did.
+    was, now = _modes_alone(old), _modes_alone(new)
+    moved = [_mode_move(name, was.get(name), now.get(name)) for name in sorted(was.keys() | now.keys())
+             if was.get(name) != now.get(name)]
+    if moved:
+        return f"{slug}: on {where}, " + "; ".join(moved)
+    return f"{slug}: cached input or long-prompt prices on {where} changed ({price(new)})"
+
+
+def _modes_alone(entry: dict) -> dict:
+    """Each mode's price of an entry in words, by name ("$1.5 in / $7.5 out per 1M tokens")."""
+    modes = entry.get("modes") if isinstance(entry, dict) else None
+    return {name: price({**values, "currency": entry.get("currency")})
+            for name, values in (modes or {}).items() if isinstance(values, dict)}
+
+
+def _mode_move(name: str, was: str | None, now: str | None) -> str:
+    if was is None:
+        return f"{name} priced at {now}"
+    if now is None:
+        return f"{name} no longer priced (was {was})"
+    return f"{name} price changed from {was} to {now}"
 
 
 def title(change: dict) -> str:

@@ -231,6 +231,10 @@ def test_a_rerun_writes_nothing_and_a_new_batch_price_is_a_change(registry):
     (change,) = client.get(f"/api/v1/changes?model={SONNET}&kind=field_changed").get_json()["changes"][:1]
     assert change["field"] == "prices.official"
     assert change["new"]["modes"]["batch"]["input_per_mtok"] == 1.2
+    said = (f"{SONNET}: on Provider API, batch price changed from $1.5 in / $7.5 out per 1M tokens to $1.2 in / $7.5"
+            " out per 1M tokens")
+    assert change["title"] == said
+    assert said in [i["title"] for i in client.get("/api/v1/feeds/changes.json").get_json()["items"]]
     official = [p for p in client.get(f"/api/v1/models/{SONNET}/prices").get_json()["prices"]
                 if p["platform"] == "official"]
     assert [(p["modes"].get("batch", {}).get("input_per_mtok"), p["effective_from"], p["effective_to"])
@@ -301,3 +305,26 @@ def test_compare_puts_each_platforms_batch_price_beside_its_price(registry, path
     run("price-map", MAP, "2026-12-02")
     page = client.get(path).get_data(as_text=True)
     assert "$3 in / $15 out per 1M tokens; batch mode: $1.5 in / $7.5 out per 1M tokens" in page
+
+
+BASE = {"input_per_mtok": 3.0, "output_per_mtok": 15.0, "currency": "USD"}
+BATCH = {"batch": {"input_per_mtok": 1.5, "output_per_mtok": 7.5, "source": "price-map"}}
+
+
+@pytest.mark.parametrize("old, new, said", [
+    (None, {**BASE, "modes": BATCH}, "priced on Provider API at $3 in / $15 out per 1M tokens"),
+    ({**BASE, "modes": BATCH}, {**BASE, "input_per_mtok": 2.5, "modes": BATCH},
+     "price on Provider API changed from $3 in / $15 out per 1M tokens to $2.5 in / $15 out per 1M tokens"),
+    # the price stands: the service that moved says so
+    (BASE, {**BASE, "modes": BATCH}, "on Provider API, batch priced at $1.5 in / $7.5 out per 1M tokens"),
+    ({**BASE, "modes": BATCH}, {**BASE, "modes": {"batch": {**BATCH["batch"], "input_per_mtok": 1.2}}},
+     "on Provider API, batch price changed from $1.5 in / $7.5 out per 1M tokens to $1.2 in / $7.5 out per 1M"
+     " tokens"),
+    ({**BASE, "modes": BATCH}, BASE, "on Provider API, batch no longer priced (was $1.5 in / $7.5 out per 1M tokens)"),
+    (BASE, {**BASE, "cached_input_read_per_mtok": 0.3},
+     "cached input or long-prompt prices on Provider API changed ($3 in / $15 out per 1M tokens)"),
+])
+def test_a_price_changes_title_says_what_moved(old, new, said):
+    from registry import wording
+    change = {"kind": "field_changed", "model_slug": SONNET, "field": "prices.official", "old": old, "new": new}
+    assert wording.title(change) == f"{SONNET}: {said}"
