@@ -250,3 +250,20 @@ def test_a_hostile_rows_bad_values_are_refused_with_why_and_the_rest_lands(regis
     assert body["capabilities"]["knowledge_cutoff"] is None and body["capabilities"]["reasoning_efforts"] is None
     assert "official" not in {p["platform"] for p in body["prices"]}
     assert body["capabilities"]["tool_calling"] is True      # what the row states well still lands
+
+
+@pytest.mark.parametrize("model_id, platform, slug", [
+    ("claude-sonnet-4-5@20250929", "cloud-b", "claude-sonnet-4-5-20250929"),   # its id there, exactly
+    # Vertex AI serves Gemini under Google's own id (a schedule of its own there, no Vertex id of its own)
+    ("gemini-2.5-pro", "cloud-b", "gemini-2.5-pro"),
+    ("claude-sonnet-4-5-20250929", "cloud-b", None),   # Vertex has ids of its own for it: only those
+    ("gpt-4o", "cloud-b", None),                        # not served on Vertex AI
+    ("gemini-2.5-pro", "cloud-a", None),
+])
+def test_a_catalogs_row_lands_on_the_model_its_platform_serves_under_that_id(tmp_path, model_id, platform, slug):
+    import sqlite3
+
+    from helpers import shipped_ingested_app
+    from registry.ingest.match import Matcher
+    shipped_ingested_app(tmp_path / "registry.db", "2026-12-06")
+    assert Matcher(sqlite3.connect(tmp_path / "registry.db")).on_platform(model_id, platform) == slug

@@ -138,10 +138,17 @@ class Matcher:
 
     def on_platform(self, model_id: str, platform: str) -> str | None:
         """The slug of the model that holds exactly this id on this platform (an alias of that alias source), or
-        None: a public catalog's row names a model only through an id the registry already knows there."""
+        that the platform serves under exactly this id of its provider's (a schedule of its own there, and no id
+        of the platform's: Gemini on Vertex AI), or None: a public catalog's row names a model only through an
+        id the registry already knows there (docs/data-flow.md#the-public-catalog)."""
         if self._on_platform is None:
             self._on_platform = {(alias, platform): slug for alias, platform, slug in self._conn.execute(
                 "SELECT a.alias, a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id")}
+            for alias, serving, slug in self._conn.execute(
+                    "SELECT a.alias, p.key, m.slug FROM models m JOIN aliases a ON a.model_id = m.id"
+                    " AND a.source = 'official', json_each(m.metadata, '$.platforms') AS p"
+                    " WHERE NOT EXISTS (SELECT 1 FROM aliases b WHERE b.model_id = m.id AND b.source = p.key)"):
+                self._on_platform.setdefault((alias, serving), slug)
         return self._on_platform.get((model_id, platform))
 
     def find_vertex(self, name: str) -> str | None:
