@@ -26,7 +26,7 @@ VALUES = {
 # A price for long prompts: above this many input tokens, each price of the tier replaces the entry's own
 # (`tiers`, docs/api.md#prices; Anthropic's and Google's above 200k, OpenAI's above 272k).
 TIER_KEY = "above_input_tokens"
-MAX_PARTS = 8   # long-prompt tiers, or faster modes, an entry may hold
+MAX_PARTS = 8   # long-prompt tiers, or modes, an entry may hold
 # The prices of another service of the same id at its own rate (`modes`): the Batch APIs (`batch`: answers within a
 # day, for less), OpenAI's and Google's `flex` (slower, for less), `priority` processing and Anthropic's `fast`
 # mode (for more); by the name the registry gives the mode (registry/ingest/sources/litellm.py) or its source does.

@@ -264,6 +264,6 @@ def test_a_catalogs_row_lands_on_the_model_its_platform_serves_under_that_id(tmp
     import sqlite3
 
     from helpers import shipped_ingested_app
-    from registry.ingest.match import Matcher
+    from registry.ingest.matcher import Matcher
     shipped_ingested_app(tmp_path / "registry.db", "2026-12-06")
     assert Matcher(sqlite3.connect(tmp_path / "registry.db")).on_platform(model_id, platform) == slug

@@ -700,7 +700,7 @@ def test_vertex_publisher_model_names(name, aliases, expected):
     import sqlite3
 
     from registry.db import schema_sql
-    from registry.ingest.match import Matcher
+    from registry.ingest.matcher import Matcher
     conn = sqlite3.connect(":memory:")
     conn.executescript(schema_sql())
     conn.execute("INSERT INTO providers (id, slug, name, created_at, updated_at) VALUES (1, 'anthropic', 'A', '', '')")

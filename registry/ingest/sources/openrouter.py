@@ -3,7 +3,7 @@ providers' models, and the day OpenRouter stops serving one (expiration_date).
 
 A platform catalog writes only its platform's ids and schedule, never a model's own facts
 (docs/lifecycle.md#platform-catalogs). Each id names its model through the registry's own ids
-(registry/ingest/match.py attach); `canonical_slug` and `hugging_face_id` help find it.
+(registry/ingest/matcher.py attach); `canonical_slug` and `hugging_face_id` help find it.
 """
 from ...fields import PLATFORM_SOURCES, SOURCE_URLS
 from ... import pricing as price_rules
