@@ -141,6 +141,15 @@ def stated(item: dict, read: dict, currency: str = "USD") -> dict | None:
     return {**entry, "currency": currency} if entry else None
 
 
+def stated_values(item, read: dict) -> dict | None:
+    """The prices a long-prompt tier or a mode states (stated's, without a currency: its entry's is theirs); None
+    when it states none, or is no object."""
+    values = stated(item, read) if isinstance(item, dict) else None
+    if values:
+        values.pop("currency")
+    return values or None
+
+
 def platform_problem(platform: str, entry) -> str | None:
     """Why an entry is no price of that platform (None when it is one)."""
     if platform not in PRICED_PLATFORMS:

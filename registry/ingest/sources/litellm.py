@@ -113,20 +113,17 @@ def _price(row: dict) -> dict | None:
     sizes = sorted({int(shape["thousands"]) for key in row if (shape := LONG_PROMPT.match(key))
                     and shape["price"] in READ})
     tiers = [{pricing.TIER_KEY: size * 1000, **values} for size in sizes
-             if (values := _values(row, {f"{name}_above_{size}k_tokens": read for name, read in READ.items()}))]
+             if (values := pricing.stated_values(row, _suffixed(f"above_{size}k_tokens")))]
     if tiers:
         price["tiers"] = tiers[:pricing.MAX_PARTS]
     modes = {mode: values for suffix, mode in MODES.items()
-             if (values := _values(row, {f"{name}_{suffix}": read for name, read in READ.items()}))
+             if (values := pricing.stated_values(row, _suffixed(suffix)))
              and ("input_per_mtok" in values or "output_per_mtok" in values)}
     if modes:   # a service priced only for cached reads says nothing of what a call costs there: left out
         price["modes"] = modes
     return price
 
 
-def _values(row: dict, read: dict) -> dict | None:
-    """The prices of a tier or a mode, beside its entry's currency; None when it states none."""
-    values = pricing.stated(row, read)
-    if values:
-        values.pop("currency")
-    return values or None
+def _suffixed(suffix: str) -> dict:
+    """READ for the keys LiteLLM writes with a suffix (`input_cost_per_token_batches`, `..._above_200k_tokens`)."""
+    return {f"{name}_{suffix}": read for name, read in READ.items()}

@@ -99,7 +99,7 @@ def _price(cost, item_modes, ctx: str) -> dict | None:
         shape = tier.get("tier")
         if not isinstance(shape, dict) or shape.get("type", "context") != "context":
             continue   # a tier of another kind than the prompt's length: no price the registry keeps
-        values = _values(tier)
+        values = pricing.stated_values(tier, READ)
         if values:
             tiers.append({pricing.TIER_KEY: shape.get("size"), **values})
     if tiers:
@@ -116,18 +116,10 @@ def _modes(modes) -> dict:
     fault of the run."""
     found = {}
     for name, mode in (modes.items() if isinstance(modes, dict) else ()):
-        values = _values(mode.get("cost")) if isinstance(mode, dict) else None
+        values = pricing.stated_values(mode.get("cost"), READ) if isinstance(mode, dict) else None
         if values:
             found[str(name)[:40]] = values
     return found
-
-
-def _values(cost) -> dict | None:
-    """The prices a tier's or a mode's cost object states, beside its entry's currency; None when none."""
-    values = pricing.stated(cost, READ) if isinstance(cost, dict) else None
-    if values:
-        values.pop("currency")
-    return values or None
 
 
 def _capabilities(item: dict, ctx: str) -> dict:
