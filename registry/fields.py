@@ -149,7 +149,7 @@ MODALITIES = ("text", "image", "audio", "video", "pdf")
 # What reasoning_efforts may hold, least first; anything else a source sends is dropped.
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 # A knowledge cutoff: a month, or a day where the source names one (2025-03, 2025-03-31).
-KNOWLEDGE_CUTOFF = re.compile(r"\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?")
+KNOWLEDGE_CUTOFF = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01]))?")   # ASCII: \d takes any script's
 LINKS = tuple(f.name for f in FIELDS if f.stored == "link")
 # Listed in every Model object, after slug/display_name/version/status/model_type/family/provider.
 # The columns a single-model answer adds to the list's Model object (a link such as successor is shaped apart).

@@ -65,6 +65,16 @@ def check(response, allowed):
     ("search limit 0", "/api/v1/search?q=claude&limit=0", {400}),
     ("search limit huge", f"/api/v1/search?q=claude&limit={HUGE}", {400}),
     ("min above max", "/api/v1/models?min_params=10&max_params=1", {400}),
+    # prices: any number the OpenAPI document allows (0 to 100000), nothing else
+    ("price of many decimals", "/api/v1/models?max_input_price=80526.0277285976", {200}),
+    ("price with an exponent", "/api/v1/search?q=claude&max_output_price=1e-05", {200}),
+    ("price over the maximum", "/api/v1/models?max_input_price=100000.5", {400}),
+    ("price exponent overflow", "/api/v1/models?max_input_price=1e999", {400}),
+    ("negative price", "/api/v1/models?max_input_price=-1", {400}),
+    ("price nan", "/api/v1/models?max_input_price=nan", {400}),
+    ("price inf", "/api/v1/models?max_output_price=inf", {400}),
+    ("price hex", "/api/v1/models?max_input_price=0x10", {400}),
+    ("price of a fullwidth digit", "/api/v1/models?max_input_price=%EF%BC%95", {400}),
     # enums and booleans
     ("unknown status", "/api/v1/models?status=retired", {400}),
     ("status case", "/api/v1/models?status=ACTIVE", {400}),

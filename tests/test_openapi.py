@@ -8,7 +8,7 @@ from registry.api import changes as changes_api
 from registry.api import models as models_api
 from registry.web.params import MAX_Q
 from registry.fields import ALIAS_SOURCES
-from registry.fields import MODALITIES, MODEL_TYPES, STATUSES
+from registry.fields import KNOWLEDGE_CUTOFF, MODALITIES, MODEL_TYPES, REASONING_EFFORTS, STATUSES
 from registry.web.openapi import load_document
 from registry.fields import AUTOMATED_SOURCES, CURATION
 
@@ -100,6 +100,8 @@ def test_every_operation_documents_errors_and_rate_limit_headers(path, method):
     ("/search", "model_type", list(MODEL_TYPES)),
     ("/models", "input_modalities", list(MODALITIES)),
     ("/search", "output_modalities", list(MODALITIES)),
+    ("/models", "reasoning_efforts", list(REASONING_EFFORTS)),
+    ("/search", "reasoning_efforts", list(REASONING_EFFORTS)),
     ("/admin/ingestion-runs", "source", list(AUTOMATED_SOURCES) + [CURATION]),
     ("/admin/ingestion-runs", "status", ["running", "completed", "failed"]),
 ])
@@ -109,6 +111,12 @@ def test_enums_match_the_app(path, name, expected):
         item = schema["items"]
         schema = SCHEMAS[item["$ref"].rsplit("/", 1)[1]] if "$ref" in item else item
     assert sorted(schema["enum"]) == sorted(expected)
+
+
+@pytest.mark.parametrize("path", ["/models", "/search"])
+def test_knowledge_cutoff_pattern_is_the_apps(path):
+    # The app's own pattern, anchored: a month the document allows is one the app takes (and no other).
+    assert param_schema(path, "min_knowledge_cutoff")["pattern"] == f"^{KNOWLEDGE_CUTOFF.pattern}$"
 
 
 def test_schema_enums_match_the_app():

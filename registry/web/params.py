@@ -37,11 +37,12 @@ def integer(name: str, default=None, minimum=None, maximum=None) -> int | None:
     return _number(name, _INT, int, "an integer", default, minimum, maximum)
 
 
-_AMOUNT = re.compile(r"^\d{1,9}(\.\d{1,9})?$")
+# A JSON Schema number as clients write one ("1", "0.5", "80526.0277285976", "1e-05"), bounded in length.
+_AMOUNT = re.compile(r"^[0-9]{1,9}(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?$")   # ASCII digits, as _INT
 
 
 def amount(name: str, maximum: float) -> float | None:
-    """A non-negative decimal parameter ("1", "0.5") at most maximum."""
+    """A non-negative decimal parameter ("1", "0.5", "2.5e-1") at most maximum."""
     return _number(name, _AMOUNT, float, "a number such as 1 or 0.5", None, None, maximum)
 
 
