@@ -8,7 +8,7 @@ import click
 from flask import current_app
 from flask.cli import FlaskGroup, with_appcontext
 
-from . import export
+from . import export, migrations
 from .curation.apply import CurationMismatch, apply_locked
 from .audit import audit, known_gaps, platform_figures, render
 from .audit.answers import Registry
@@ -222,6 +222,21 @@ def _drift(path: str, directory: str, seeds_dir: str) -> int:
     return 1 if any(not d.kept_because for d in found) else 0
 
 
+def _schema_forward(path: str) -> None:
+    """Bring an older registry database's schema forward before a command reads it, as serve does (init-db's
+    migration); a current one is read as it is, a read-only copy included. A db that cannot be migrated is a
+    clean error (db.ensure_schema), not a traceback on the first column it lacks."""
+    conn = connect_ro(path)
+    try:
+        current = migrations.current_version(conn) == migrations.latest()
+    except (sqlite3.Error, migrations.MigrationError):
+        current = False   # not a registry, or a newer one: ensure_schema says which
+    finally:
+        conn.close()
+    if not current:
+        ensure_schema(path)
+
+
 def _bring_to_today(path: str, doing: str) -> None:
     """Decide today's lifecycles as the first request of the day would; a read-only copy is used as stored."""
     try:
@@ -242,7 +257,11 @@ def audit_command():
     Exits 1 when anything is listed, so CI can hold the registry to it.
     """
     path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
+    if not _has_schema(path):
+        click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+        sys.exit(2)
     cur = read_curation(directory)
+    _schema_forward(path)
     _bring_to_today(path, "auditing")
     conn = connect_ro(path)
     try:
@@ -272,6 +291,7 @@ def export_command(fmt, output):
     if not os.path.exists(path):
         click.echo(f"No registry at {path} (set REGISTRY_DB, or run `registry init-db` and a curation).", err=True)
         sys.exit(1)
+    _schema_forward(path)
     _bring_to_today(path, "exporting")
     conn = connect_ro(path)
     try:

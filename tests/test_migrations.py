@@ -302,6 +302,36 @@ def test_serve_migrates_before_it_starts(v1_db, monkeypatch):
     assert started == [migrations.latest()]
 
 
+@pytest.mark.parametrize("args, answered", [
+    (["audit"], "finding(s)."),
+    (["export", "--format", "ndjson"], '"slug"'),
+])
+def test_read_commands_migrate_an_older_db_before_reading_it(v1_db, curation_dir, args, answered):
+    # The first column the older schema lacks was a traceback: serve migrated, audit and export did not.
+    app = create_app({"TESTING": True, "DATABASE": str(v1_db), "CURATION_DIR": str(curation_dir)})
+    result = app.test_cli_runner().invoke(args=args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert answered in result.output
+    assert user_version(v1_db) == migrations.latest()
+
+
+@pytest.mark.parametrize("prepare, code, message", [
+    ("PRAGMA user_version = 99", 2, "No registry database at"),
+    ("CREATE TABLE models (x); PRAGMA user_version = 99", 1, "newer than this registry knows"),
+])
+def test_audit_refuses_a_db_it_cannot_read_untouched(tmp_path, curation_dir, prepare, code, message):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(str(path))
+    conn.executescript(prepare)
+    conn.close()
+    before = schema_objects(path), user_version(path)
+    app = create_app({"TESTING": True, "DATABASE": str(path), "CURATION_DIR": str(curation_dir)})
+    result = app.test_cli_runner().invoke(args=["audit"])
+    assert result.exit_code == code and message in result.output
+    assert "Traceback" not in result.output
+    assert (schema_objects(path), user_version(path)) == before
+
+
 def test_split_sql_keeps_trigger_bodies_whole():
     statements = migrations.split_sql(schema_sql())
     triggers = [s for s in statements if "CREATE TRIGGER" in s]
