@@ -40,8 +40,10 @@ SPECIAL = ("(m.model_type IS NOT NULL AND m.model_type <> 'chat' AND m.model_typ
 RESULT = {"id": "m.id", "slug": "m.slug", "display_name": "m.display_name", "version": "m.version",
           "status": "m.status", "release_date": "m.release_date", "input_context_window": "m.input_context_window",
           "family_slug": "f.slug", "family_name": "f.name", "provider_slug": "p.slug", "provider_name": "p.name"}
-# What a model's row adds for the name score: its search document's aliases and squashed names.
-_NAMES = {"aliases": "d.aliases", "squashed": "d.squashed"}
+# What a model's row adds for the name score: its search document's aliases and squashed names; and, read in the
+# same statement (each one more hands the GIL to another thread and waits for it back), the model a floating id
+# points at (docs/lifecycle.md#floating-ids).
+_NAMES = {"aliases": "d.aliases", "squashed": "d.squashed", "points_to": "json_extract(m.metadata, '$.points_to')"}
 _DOCUMENTS_JOIN = " JOIN search_docs d ON d.model_id = m.id"    # a model's search document, as d
 
 
@@ -305,17 +307,6 @@ def lowest_input_prices(conn, model_ids) -> dict:
     price = prices.lowest_sql("input_per_mtok")
     return {i: p for i, p in conn.execute(f"SELECT m.id, {price} FROM models m WHERE m.id IN"
                                           f" ({', '.join('?' * len(ids))})", ids) if p is not None}
-
-
-def floating_targets(conn, model_ids) -> dict:
-    """model id -> the slug of the model it points at, for the floating ids among model_ids
-    (docs/lifecycle.md#floating-ids)."""
-    ids = list(model_ids)
-    if not ids:
-        return {}
-    return dict(conn.execute(
-        f"SELECT id, json_extract(metadata, '$.points_to') FROM models WHERE id IN ({', '.join('?' * len(ids))})"
-        " AND json_extract(metadata, '$.points_to') IS NOT NULL", ids).fetchall())
 
 
 def upgrade_row(conn, model_id: int):

@@ -223,7 +223,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     for model_id, (score, row) in named.items():
         if score > best.get(model_id, (0.0,))[0]:
             best[model_id] = (score, row)
-    scored = _floating_as_target(conn, _lines_as_one([(round(value, 4), row) for value, row in best.values()]))
+    scored = _floating_as_target(_lines_as_one([(round(value, 4), row) for value, row in best.values()]))
     long_context = bool(query.plan.of(intent.CONTEXT))
     # Stable sorts, least significant key first: slug, newest release (none last), context or price, status, score.
     scored.sort(key=lambda item: item[1]["slug"])
@@ -258,12 +258,14 @@ def _lines_as_one(scored: list) -> list:
     return [(best[row["family_slug"]] if typing(score, row) else score, row) for score, row in scored]
 
 
-def _floating_as_target(conn, scored: list) -> list:
+def _floating_as_target(scored: list) -> list:
     """A floating id answers its target (issue 45: "gemini pro" is Gemini Pro Latest, which is Gemini 3.1 Pro
     Preview): the target, when among the candidates, takes the floating id's score and the floating id follows it;
     a floating id named exactly ("gpt-4o") stays first, its target right after it."""
-    # Only a name's match can be a floating id standing for its target: a words match names no model.
-    targets = candidates.floating_targets(conn, [row["id"] for score, row in scored if score > WORDS_WEIGHTS["top"]])
+    # Only a name's match can be a floating id standing for its target: a words match names no model (and scores
+    # at most WORDS_WEIGHTS["top"]); names' rows say what a floating id points at (candidates.rows).
+    targets = {row["id"]: row["points_to"] for score, row in scored
+               if score > WORDS_WEIGHTS["top"] and row["points_to"] is not None}
     if not targets:
         return scored
     by_slug = {row["slug"]: i for i, (_, row) in enumerate(scored)}
