@@ -236,7 +236,7 @@ def _ranked(conn, query: _Query, filters: dict | None, limit: int) -> list:
     # General before specialised: of two lines the query matches alike, the one whose name another's extends
     # ("gemini flash": Gemini Flash before Gemini Flash Cyber).
     lines = {row["family_slug"] for _, row in scored}
-    variant = {line for line in lines if any(line.startswith(other + "-") for other in lines)}
+    variant = {line for line in lines if any(line[:i] in lines for i, ch in enumerate(line) if ch == "-")}
     # A query asking for the cheapest ranks working models by price alone: latest before active is no price.
     order = ({s: (0 if s in WORKING else STATUS_ORDER[s]) for s in STATUS_ORDER} if query.plan.of(intent.PRICE)
              else STATUS_ORDER)
