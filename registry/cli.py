@@ -201,13 +201,20 @@ def _has_schema(path: str) -> bool:
         conn.close()
 
 
+def _no_registry(path: str) -> bool:
+    """True, said on stderr, when path holds no registry database (made by init-db)."""
+    if _has_schema(path):
+        return False
+    click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+    return True
+
+
 def _drift(path: str, directory: str, seeds_dir: str) -> int:
     """Print the drift report (docs/curating.md#drift); 1 when a contradiction is not explained."""
     from . import lifecycle as rules
     from .curation import drift
     from .ingest import seeds_drift
-    if not os.path.exists(path):
-        click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+    if _no_registry(path):
         return 2
     cur = read_curation(directory)
     conn = connect_ro(path)
@@ -257,8 +264,7 @@ def audit_command():
     Exits 1 when anything is listed, so CI can hold the registry to it.
     """
     path, directory = current_app.config["DATABASE"], current_app.config["CURATION_DIR"]
-    if not _has_schema(path):
-        click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+    if _no_registry(path):
         sys.exit(2)
     cur = read_curation(directory)
     _schema_forward(path)
@@ -315,7 +321,11 @@ def export_command(fmt, output):
 def mcp_command():
     """Serve the MCP tools (resolve, check, upgrade, search, upcoming_shutdowns) over stdio."""
     from .mcp.server import run_stdio
-    run_stdio(current_app.config["DATABASE"])
+    path = current_app.config["DATABASE"]
+    if _no_registry(path):   # a traceback before the first message, or every tool failing, tells a client nothing
+        sys.exit(2)
+    _schema_forward(path)
+    run_stdio(path)
 
 
 def init_app(app) -> None:

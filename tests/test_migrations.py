@@ -332,6 +332,24 @@ def test_audit_refuses_a_db_it_cannot_read_untouched(tmp_path, curation_dir, pre
     assert (schema_objects(path), user_version(path)) == before
 
 
+def test_mcp_migrates_before_it_serves(v1_db, monkeypatch):
+    started = []
+    monkeypatch.setattr("registry.mcp.server.run_stdio", lambda path: started.append(user_version(path)))
+    app = create_app({"TESTING": True, "DATABASE": str(v1_db)})
+    result = app.test_cli_runner().invoke(args=["mcp"])
+    assert result.exit_code == 0, result.output
+    assert started == [migrations.latest()]
+
+
+@pytest.mark.parametrize("command", ["audit", "mcp"])
+def test_a_command_over_no_registry_says_so(tmp_path, curation_dir, command):
+    path = tmp_path / "none.db"
+    app = create_app({"TESTING": True, "DATABASE": str(path), "CURATION_DIR": str(curation_dir)})
+    result = app.test_cli_runner().invoke(args=[command])
+    assert result.exit_code == 2 and f"No registry database at {path}" in result.output
+    assert "Traceback" not in result.output and not path.exists()
+
+
 def test_split_sql_keeps_trigger_bodies_whole():
     statements = migrations.split_sql(schema_sql())
     triggers = [s for s in statements if "CREATE TRIGGER" in s]
