@@ -2,6 +2,7 @@
 path slug's row or a 404, for the API's views and the pages alike."""
 import re
 from datetime import datetime, timezone
+from functools import partial
 
 from flask import request
 
@@ -154,31 +155,44 @@ def only(*names: str) -> None:
             raise bad_request(f"Unknown parameter '{name}'; this endpoint takes: {', '.join(names)}.")
 
 
-# A knowledge cutoff is filtered by the earliest one a caller accepts (min_knowledge_cutoff), every other
-# capability by its own name.
-FILTERS = (("model_type",) + tuple(name for name in CAPABILITIES if BY_NAME[name].kind != "month")
-           + ("min_knowledge_cutoff", "max_input_price", "max_output_price"))
 MAX_PRICE_FILTER = 100_000   # dollars per 1M tokens: past any real price
+
+
+def _capability_reader(name: str):
+    kind = BY_NAME[name].kind
+    if kind == "modalities":
+        return partial(listed, choices=MODALITIES)
+    if kind == "efforts":
+        return partial(listed, choices=REASONING_EFFORTS)
+    return boolean if kind == "flag" else None
+
+
+# Each filter of /models and /search with its reader, in one table. A knowledge cutoff is filtered by the earliest
+# one a caller accepts (min_knowledge_cutoff), every other capability by its own name; prices per 1M tokens, the
+# model's lowest on any platform.
+_FILTER_READERS = {
+    "model_type": partial(listed, choices=MODEL_TYPES),
+    **{name: reader for name in CAPABILITIES if (reader := _capability_reader(name)) is not None},
+    "min_knowledge_cutoff": month,
+    "max_input_price": partial(amount, maximum=MAX_PRICE_FILTER),
+    "max_output_price": partial(amount, maximum=MAX_PRICE_FILTER),
+}
+FILTERS = tuple(_FILTER_READERS)
 
 
 def model_filters() -> dict:
     """The type and capability filters of /models and /search: model_type (a comma list: any of),
     input_modalities / output_modalities / reasoning_efforts (a comma list: every one), tool_calling / reasoning /
     vision / structured_output (true or false: what a source states; a capability no source states matches
-    neither), min_knowledge_cutoff, max_input_price / max_output_price."""
-    filters = {"model_type": listed("model_type", MODEL_TYPES)}
-    for name in CAPABILITIES:
-        kind = BY_NAME[name].kind
-        if kind == "modalities":
-            filters[name] = listed(name, MODALITIES)
-        elif kind == "efforts":
-            filters[name] = listed(name, REASONING_EFFORTS)
-        elif kind == "flag":
-            filters[name] = boolean(name)
-    filters["min_knowledge_cutoff"] = month("min_knowledge_cutoff")
-    for name in ("max_input_price", "max_output_price"):   # per 1M tokens, the model's lowest on any platform
-        filters[name] = amount(name, maximum=MAX_PRICE_FILTER)
-    return {name: value for name, value in filters.items() if value is not None}
+    neither), min_knowledge_cutoff, max_input_price / max_output_price. Only those given are read."""
+    given = request.args
+    filters = {}
+    for name, read in _FILTER_READERS.items():
+        if name in given:
+            value = read(name)
+            if value is not None:
+                filters[name] = value
+    return filters
 
 
 def get_or_404(kind: str, lookup, slug: str):
