@@ -127,7 +127,7 @@ def write_file(path: str, text_pieces) -> None:
     """Write the pieces to path all or nothing: into a file beside it, renamed over path once complete, so a
     failed export never leaves a half-written file (a refused write is a StorageError naming the path)."""
     directory = os.path.dirname(os.path.abspath(path))
-    with writing(path):
+    with writing(path, elsewhere="give --output another path", output=True):
         handle, temporary = tempfile.mkstemp(prefix=".registry-export-", dir=directory)
         try:
             mask = os.umask(0)

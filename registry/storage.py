@@ -63,12 +63,16 @@ def probe(path: str) -> str | None:
     return None
 
 
-def _message(cause: str, path: str, sqlite: bool) -> str:
+# What an operator changes to write elsewhere: the database's setting, unless the write is of a file named otherwise.
+DB_ELSEWHERE = "point REGISTRY_DB elsewhere"
+
+
+def _message(cause: str, path: str, sqlite: bool, elsewhere: str = DB_ELSEWHERE) -> str:
     directory, name = os.path.split(os.path.abspath(path))
     if cause == NO_DIR:
-        return f"the directory {directory} does not exist: create it, or point REGISTRY_DB elsewhere"
+        return f"the directory {directory} does not exist: create it, or {elsewhere}"
     if cause == NOT_A_DISK:
-        return f"{directory} is {cause}: cannot keep {name} there; point REGISTRY_DB elsewhere"
+        return f"{directory} is {cause}: cannot keep {name} there; {elsewhere}"
     if cause != NOT_WRITABLE_DIR:
         return f"{cause} writing {path}"
     if sqlite:   # SQLite needs to create its -wal and -shm files beside the database
@@ -83,16 +87,18 @@ def _sqlite_code(exc: sqlite3.Error) -> int | None:
     return _SQLITE_MESSAGES.get(str(exc))
 
 
-def classify(exc: BaseException, path: str) -> StorageError | None:
-    """A StorageError naming cause and path when exc is the disk refusing a write, else None."""
+def classify(exc: BaseException, path: str, elsewhere: str = DB_ELSEWHERE, output: bool = False) -> StorageError | None:
+    """A StorageError naming cause and path when exc is the disk refusing a write, else None (elsewhere: what
+    to change to write somewhere else; output: path is written through a temporary file beside it, whose name
+    the message leaves out)."""
     if isinstance(exc, StorageError):
         return exc
     if isinstance(exc, OSError) and exc.errno in _ERRNO_CAUSES:
-        target = exc.filename or path
+        target = path if output else exc.filename or path
         cause = _ERRNO_CAUSES[exc.errno]
         if exc.errno in (errno.EACCES, errno.EPERM, errno.ENOENT):
             cause = probe(target) or cause
-        return StorageError(_message(cause, target, sqlite=False))
+        return StorageError(_message(cause, target, sqlite=False, elsewhere=elsewhere))
     if isinstance(exc, sqlite3.Error):
         code = _sqlite_code(exc)
         if code == SQLITE_FULL:   # SQLite says "full" of /proc too: look first
@@ -105,12 +111,13 @@ def classify(exc: BaseException, path: str) -> StorageError | None:
 
 
 @contextmanager
-def writing(path: str):
-    """Turn the disk refusing a write inside the block into a StorageError about path."""
+def writing(path: str, elsewhere: str = DB_ELSEWHERE, output: bool = False):
+    """Turn the disk refusing a write inside the block into a StorageError about path (elsewhere and output: as
+    classify takes them)."""
     try:
         yield
     except (OSError, sqlite3.Error) as exc:
-        error = classify(exc, path)
+        error = classify(exc, path, elsewhere, output)
         if error is None:
             raise
         raise error from exc

@@ -136,7 +136,8 @@ def test_a_refused_write_leaves_the_previous_file_and_nothing_else(app, runner, 
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(os, "fsync", full)       # the disk fills up as the file is finished
     result = runner.invoke(args=["export", "--output", str(tmp_path / "registry.json")])
-    assert result.exit_code == 1 and "Export not written" in result.output and "disk full" in result.output
+    assert result.exit_code == 1 and "Export not written" in result.output
+    assert f"disk full writing {tmp_path / 'registry.json'}" in result.output   # the file asked for, not a temporary
     assert (tmp_path / "registry.json").read_text() == "the previous export"
     assert [p.name for p in tmp_path.iterdir() if p.name != "registry.db" and not p.name.startswith(
         ("registry.db-", "curation"))] == ["registry.json"]
@@ -145,6 +146,7 @@ def test_a_refused_write_leaves_the_previous_file_and_nothing_else(app, runner, 
 def test_a_missing_directory_or_registry_is_a_message_not_a_trace(app, runner, tmp_path, monkeypatch):
     result = runner.invoke(args=["export", "--output", str(tmp_path / "nowhere" / "x.json")])
     assert result.exit_code == 1 and "Export not written" in result.output and "Traceback" not in result.output
+    assert "create it, or give --output another path" in result.output and "REGISTRY_DB" not in result.output
     app.config["DATABASE"] = str(tmp_path / "none.db")
     result = runner.invoke(args=["export"])
     assert result.exit_code == 1 and "No registry at" in result.output
