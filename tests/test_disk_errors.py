@@ -200,3 +200,22 @@ def test_admin_trigger_on_a_real_server(tmp_path, built_db, kind, room_kb):
             assert server.get("/api/v1/providers").status_code == 200    # still serving
         finally:
             server.stop()
+
+
+def test_a_refused_snapshot_write_names_the_snapshot_file_and_leaves_the_old_one(tmp_path, monkeypatch):
+    # `ingest --record` writes each page through a temporary file beside it: the message names the page.
+    import errno
+    from registry.ingest.records import Page
+    from registry.ingest.snapshots import save_pages
+    from registry.storage import StorageError
+    page = tmp_path / "vendor-b-api" / "page-001.json"
+    save_pages(str(tmp_path), "vendor-b-api", [Page({"data": []})])
+    before = page.read_bytes()
+
+    def full(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device", src)
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(StorageError, match=re.escape(f"disk full writing {page}")):
+        save_pages(str(tmp_path), "vendor-b-api", [Page({"data": [{"id": "x"}]})])
+    assert page.read_bytes() == before
+    assert sorted(p.name for p in page.parent.iterdir()) == ["page-001.json"]

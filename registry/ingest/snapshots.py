@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 from .. import json_limits
+from ..storage import writing
 from .records import Page, SourceError
 
 _PAGE = re.compile(r"^page-(\d+)\.json$")
@@ -43,16 +44,18 @@ def load_pages(seeds_dir, source: str) -> list[Page]:
 
 
 def _write(path: Path, data) -> None:
-    """Write JSON atomically (temp file + rename), so a crash never leaves half a snapshot file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    """Write JSON atomically (temp file + rename), so a crash never leaves half a snapshot file; a refused write
+    names the snapshot file and the setting that puts it elsewhere (storage.writing)."""
+    with writing(str(path), elsewhere="point REGISTRY_SEEDS_DIR elsewhere", output=True):
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(data, fh, indent=2, ensure_ascii=False)
+                fh.write("\n")
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
 
 
 def save_pages(seeds_dir, source: str, pages: list[Page]) -> list[Path]:
