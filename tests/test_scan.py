@@ -453,3 +453,43 @@ def test_fix_through_a_symlink_named_on_the_command_line_keeps_the_link(tmp_path
     code, out = scan("--fix", str(link))
     assert link.is_symlink() and os.readlink(link) == str(real), out
     assert real.read_text() == 'MODEL = "claude-sonnet-4-5-20250929"\n'
+
+
+def _disk_full_for(name):
+    real = os.replace
+
+    def replace(src, dst):
+        if os.path.basename(dst) == name:
+            raise OSError(28, "No space left on device", src)
+        return real(src, dst)
+    return replace
+
+
+def _changed_after_the_scan(name):
+    from registry.scan import fix
+    real = fix.read_text
+
+    def read_text(path):
+        text = real(path)
+        return text.replace("claude", "CLAUDE") if os.path.basename(path) == name else text
+    return "registry.scan.fix.read_text", read_text
+
+
+@pytest.mark.parametrize("refuse, why", [
+    (lambda: ("os.replace", _disk_full_for("b.py")), "disk full writing ./b.py"),
+    (lambda: _changed_after_the_scan("b.py"), "it changed after the scan read it"),
+])
+def test_fix_names_a_file_it_could_not_rewrite_fixes_the_rest_and_exits_2(tmp_path, monkeypatch, scan, refuse, why):
+    """A file --fix cannot rewrite was a traceback, the files after it left unfixed; it stays as it was."""
+    for name in ("a.py", "b.py", "c.py"):
+        (tmp_path / name).write_text('MODEL = "claude-3-5-sonnet-20241022"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(*refuse())
+    code, out = scan("--fix", ".")
+    assert code == 2
+    assert f"scan: not fixed b.py: {why}" in out
+    assert "3 deprecated or sunset model id(s) in 3 file(s) scanned; 2 fixed." in out
+    assert (tmp_path / "b.py").read_text() == 'MODEL = "claude-3-5-sonnet-20241022"\n'
+    for name in ("a.py", "c.py"):
+        assert (tmp_path / name).read_text() == 'MODEL = "claude-sonnet-4-5-20250929"\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.py", "b.py", "c.py"]   # no temporary left

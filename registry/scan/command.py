@@ -64,14 +64,21 @@ def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_
         sys.exit(2)
     if show_diff:
         click.echo(fixer.diff(findings), nl=False)
-    elif fix:
-        for path in fixer.apply(findings):
+    unwritten = {}
+    if fix and not show_diff:
+        written, unwritten = fixer.apply(findings)
+        for path in written:
             click.echo(f"fixed {path}", err=True)
-    render = {"text": functools.partial(report.text, fixed=fix), "json": report.as_json, "github": report.github,
+        for shown, why in unwritten.values():
+            click.echo(f"scan: not fixed {shown}: {why}", err=True)
+    fixed = sum(f.fixable and f.file not in unwritten for f in findings) if fix and not show_diff else None
+    render = {"text": functools.partial(report.text, fixed=fixed), "json": report.as_json, "github": report.github,
               "sarif": sarif.sarif}[fmt]
     if not show_diff:
         click.echo(render(findings, files))
+    if unwritten:   # a file --fix was asked to rewrite is as it was: the run did not do what it was told
+        sys.exit(2)
     # After --fix, what is left decides: the ids that had no working upgrade in their format.
-    left = [f for f in findings if not f.fixable] if fix and not show_diff else findings
+    left = [f for f in findings if not f.fixable] if fixed is not None else findings
     if failing(left, fail_on, fail_within):
         sys.exit(1)

@@ -6,6 +6,7 @@ import os
 import tempfile
 from itertools import groupby
 
+from ..storage import classify
 from . import Finding
 from .walk import read_text
 
@@ -53,21 +54,32 @@ def by_file(findings: list[Finding]):
     return [(path, list(group)) for path, group in groupby(fixable, key=lambda f: f.file)]
 
 
-def apply(findings: list[Finding]) -> list[str]:
-    """Rewrite every file that has fixable findings; the paths changed (as reports show them)."""
-    changed = []
+def apply(findings: list[Finding]) -> tuple[list[str], dict]:
+    """Rewrite every file that has fixable findings: (the paths rewritten, as reports show them; {file: (its path
+    as reports show it, why)} of those left as they were: changed since the scan read them, or refused by the disk)."""
+    written, left = [], {}
     for path, group in by_file(findings):
-        _old, new = rewritten(path, group)
-        _write_atomically(path, new)
-        changed.append(group[0].path)
-    return changed
+        shown = group[0].path
+        try:
+            _old, new = rewritten(path, group)
+            _write_atomically(path, new)
+        except Changed:
+            left[path] = (shown, "it changed after the scan read it")
+        except OSError as exc:   # the file as it was stays: the write goes through a temporary file beside it
+            left[path] = (shown, str(classify(exc, path, elsewhere="fix it by hand", output=True) or exc))
+        else:
+            written.append(shown)
+    return written, left
 
 
 def diff(findings: list[Finding]) -> str:
     """The unified diff --fix would make; nothing is written."""
     chunks = []
     for path, group in by_file(findings):
-        old, new = rewritten(path, group)
+        try:
+            old, new = rewritten(path, group)
+        except Changed:   # changed after the scan read it: --fix would leave it as it is
+            continue
         shown = group[0].path.lstrip("/")   # git's a/ and b/ prefixes go before the path, absolute or not
         chunks.extend(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                            fromfile=f"a/{shown}", tofile=f"b/{shown}"))

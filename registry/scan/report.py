@@ -33,11 +33,10 @@ def message(f: Finding) -> str:
     return f"'{f.text}' is {f.display_name} ({f.model}), {f.status}; {when(f)}; {upgrade}"
 
 
-def text(findings: list[Finding], files: int, fixed: bool = False) -> str:
-    """path:line:col: message, one line per finding, and a summary line (fixed: --fix just rewrote them)."""
+def text(findings: list[Finding], files: int, fixed: int | None = None) -> str:
+    """path:line:col: message, one line per finding, and a summary line (fixed: how many --fix just rewrote)."""
     lines = [f"{f.path}:{f.line}:{f.col}: {message(f)}" for f in findings]
-    fixable = sum(f.fixable for f in findings)
-    done = f"{fixable} fixed" if fixed else f"{fixable} can be fixed with --fix"
+    done = f"{fixed} fixed" if fixed is not None else f"{sum(f.fixable for f in findings)} can be fixed with --fix"
     lines.append(f"{len(findings)} deprecated or sunset model id(s) in {files} file(s) scanned; {done}.")
     return "\n".join(lines)
 
