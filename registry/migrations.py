@@ -335,7 +335,11 @@ def _upgrade(conn, old: int, schema: str) -> None:
         return
     pending = [step for step in STEPS if step.version > old]
     for step in pending:
-        _run(conn, step.apply)
+        try:
+            _run(conn, step.apply)
+        except sqlite3.Error as exc:   # a file whose tables are not the ones the step expects: said, not a traceback
+            raise MigrationError(f"cannot bring the database from version {old} to {latest()}: step {step.version}"
+                                 f" ({step.description}) failed: {exc}; nothing changed") from exc
     if any(step.rebuild_search for step in pending):
         _rebuild_search(conn, schema)
     problems = conn.execute("PRAGMA foreign_key_check").fetchall()

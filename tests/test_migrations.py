@@ -260,7 +260,7 @@ def _fail_in_python(conn):
 @pytest.mark.parametrize("apply, error", [
     (_fail_in_python, RuntimeError),
     ("DELETE FROM facts;\nALTER TABLE models ADD COLUMN extra TEXT;\nINSERT INTO no_such_table VALUES (1);",
-     sqlite3.OperationalError),
+     MigrationError),   # SQLite's error, said with the step that failed (a clean CLI error)
 ])
 def test_a_failing_step_rolls_back_everything(v1_db, monkeypatch, apply, error):
     before = rows(v1_db), schema_objects(v1_db), user_version(v1_db)
@@ -277,11 +277,13 @@ def test_a_failing_step_rolls_back_everything(v1_db, monkeypatch, apply, error):
 @pytest.mark.parametrize("prepare, message", [
     ("PRAGMA user_version = 99", "newer than this registry knows"),
     ("CREATE TABLE notes (x)", "not a registry database"),
+    # A models table of its own and no version reads as an unversioned first release: its first step fails.
+    ("CREATE TABLE models (x); CREATE TABLE notes (x)", "failed: no such column"),
 ])
 def test_files_it_cannot_migrate_are_refused_untouched(tmp_path, prepare, message):
     path = tmp_path / "other.db"
     conn = sqlite3.connect(str(path))
-    conn.execute(prepare)
+    conn.executescript(prepare)
     conn.close()
     before = schema_objects(path), user_version(path)
     with pytest.raises(MigrationError, match=message):
@@ -318,6 +320,7 @@ def test_read_commands_migrate_an_older_db_before_reading_it(v1_db, curation_dir
 @pytest.mark.parametrize("prepare, code, message", [
     ("PRAGMA user_version = 99", 2, "No registry database at"),
     ("CREATE TABLE models (x); PRAGMA user_version = 99", 1, "newer than this registry knows"),
+    ("CREATE TABLE models (x); CREATE TABLE notes (x)", 1, "failed: no such column"),
 ])
 def test_audit_refuses_a_db_it_cannot_read_untouched(tmp_path, curation_dir, prepare, code, message):
     path = tmp_path / "other.db"
