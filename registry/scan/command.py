@@ -43,7 +43,8 @@ def _database(ctx: click.Context) -> str:
 @click.pass_context
 def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_confidence, fail_on, fail_within,
                  fix, show_diff):
-    """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within."""
+    """Find deprecated and sunset model ids under PATHS (default: .); exit 1 per --fail-on/--fail-within, 2 when
+    the registry cannot answer or --fix could not rewrite a file (docs/scan.md)."""
     try:
         if registry_url:
             from .remote import RemoteLookup   # requests is imported only for a remote registry
