@@ -168,10 +168,7 @@ def notify_command(budget):
 def serve_command():
     """Migrate the database if needed, then serve the API with gunicorn on $HOST:$PORT."""
     path = current_app.config["DATABASE"]
-    if not _has_schema(path):
-        # A path with no registry would serve 404s and "nothing shuts down" to every client, silently.
-        click.echo(f"registry: error: no registry database at {os.path.abspath(path)} (REGISTRY_DB); build one"
-                   " with `registry init-db && registry curate && registry ingest`, or `make run`", err=True)
+    if _no_registry(path):   # it would serve 404s and "nothing shuts down" to every client, silently
         sys.exit(2)
     ensure_schema(path)   # an older schema is migrated
     conn = connect_ro(path)
@@ -205,7 +202,8 @@ def _no_registry(path: str) -> bool:
     """True, said on stderr, when path holds no registry database (made by init-db)."""
     if _has_schema(path):
         return False
-    click.echo(f"No registry database at {path}: build one (make db), or set REGISTRY_DB.", err=True)
+    click.echo(f"No registry database at {os.path.abspath(path)} (REGISTRY_DB): build one with `registry init-db &&"
+               " registry curate && registry ingest`, or `make db`.", err=True)
     return True
 
 
