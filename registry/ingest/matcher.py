@@ -20,8 +20,8 @@ class Matcher:
 
     def __init__(self, conn):
         # Every source's run builds one, a listing of ten ids as a 50k-repo hub: read whole as plain tuples, and
-        # the case-folded and Vertex tables only when a record needs them: the daily cycle pays it once per source
-        # (bench/results.md).
+        # the other tables (case-folded, normalized, platform ids, Vertex) only when a record needs them: the daily
+        # cycle pays it once per source (bench/results.md).
         lanes = {family: (provider, bool(open_weights)) for family, provider, open_weights in tuples(conn).execute(
             "SELECT f.id, p.slug, f.is_open_source FROM families f JOIN providers p ON p.id = f.provider_id")}
         # slug -> (provider slug, open weights?): whose lane a known model is in; every model has one
@@ -31,14 +31,35 @@ class Matcher:
         self.aliases = alias_owners(conn)
         self._conn = conn
         self._lines: dict = {}   # provider -> its lines, read for its first floating id of a line (attach_floating)
-        self._on_platform: dict | None = None   # (alias, alias source) -> slug, read for a public catalog's first row
-        self._normal: dict | None = None    # normalized id -> slugs, built for the first platform record
 
     @cached_property
     def folded(self) -> dict:
         """Lowercased alias -> slug (of two aliases that fold alike, the first in order), built for the first id
         that no slug or alias names as written."""
         return {alias.lower(): slug for alias, slug in reversed(sorted(self.aliases.items()))}
+
+    @cached_property
+    def normalized(self) -> dict:
+        """Normalized id -> the slugs of the models it names (slugs and aliases), built for the first platform
+        record."""
+        names: dict[str, set] = {}
+        for name, slug in [*((s, s) for s in self.slugs), *self.aliases.items()]:
+            names.setdefault(normalize(name), set()).add(slug)
+        return names
+
+    @cached_property
+    def platform_ids(self) -> dict:
+        """(id, platform) -> the slug of the model that holds the id on the platform, or that the platform serves
+        under its provider's id (a schedule of its own there, no id of the platform's), read for a public
+        catalog's first row."""
+        found = {(alias, platform): slug for alias, platform, slug in self._conn.execute(
+            "SELECT a.alias, a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id")}
+        for alias, serving, slug in self._conn.execute(
+                "SELECT a.alias, p.key, m.slug FROM models m JOIN aliases a ON a.model_id = m.id"
+                " AND a.source = 'official', json_each(m.metadata, '$.platforms') AS p"
+                " WHERE NOT EXISTS (SELECT 1 FROM aliases b WHERE b.model_id = m.id AND b.source = p.key)"):
+            found.setdefault((alias, serving), slug)
+        return found
 
     @cached_property
     def vertex_names(self) -> dict:
@@ -74,17 +95,13 @@ class Matcher:
         once the platform's decorations are removed (`anthropic.claude-sonnet-4-5-20250929-v1:0`,
         `anthropic/claude-sonnet-4.5`), or None: a platform id is attached at full confidence or not at all
         (docs/lifecycle.md#platform-catalogs)."""
-        if self._normal is None:
-            self._normal = {}
-            for name, slug in [*((s, s) for s in self.slugs), *self.aliases.items()]:
-                self._normal.setdefault(normalize(name), set()).add(slug)
         for name in (record.model_id, *record.links):
             # A floating id written without `-latest` (`mistralai/mistral-large`) names what the provider's
             # `-latest` names; a gateway's floating id of a line (`~google/gemini-pro-latest`), the provider's
             # own floating id of it where there is one.
             n = normalize(name).lstrip("~")
             for form in (n, n + "-latest"):
-                mine = {slug for slug in self._normal.get(form, ())
+                mine = {slug for slug in self.normalized.get(form, ())
                         if self.owner.get(slug, (None,))[0] == record.provider}
                 if len(mine) == 1:
                     return mine.pop()
@@ -131,15 +148,7 @@ class Matcher:
         that the platform serves under exactly this id of its provider's (a schedule of its own there, and no id
         of the platform's: Gemini on Vertex AI), or None: a public catalog's row names a model only through an
         id the registry already knows there (docs/data-flow.md#the-public-catalog)."""
-        if self._on_platform is None:
-            self._on_platform = {(alias, platform): slug for alias, platform, slug in self._conn.execute(
-                "SELECT a.alias, a.source, m.slug FROM aliases a JOIN models m ON m.id = a.model_id")}
-            for alias, serving, slug in self._conn.execute(
-                    "SELECT a.alias, p.key, m.slug FROM models m JOIN aliases a ON a.model_id = m.id"
-                    " AND a.source = 'official', json_each(m.metadata, '$.platforms') AS p"
-                    " WHERE NOT EXISTS (SELECT 1 FROM aliases b WHERE b.model_id = m.id AND b.source = p.key)"):
-                self._on_platform.setdefault((alias, serving), slug)
-        return self._on_platform.get((model_id, platform))
+        return self.platform_ids.get((model_id, platform))
 
     def find_vertex(self, name: str) -> str | None:
         """The slug of the one model whose Vertex ids are versions of the publisher model `name`."""
