@@ -76,15 +76,16 @@ def _price_title(slug: str, platform: str, old, new) -> str:
         return f"{slug}: priced on {where} at {price(new)}"
     if new is None:
         return f"{slug}: no longer priced on {where} (was {price(old)})"
-    if price(old) != price(new):
-        return f"{slug}: price on {where} changed from {price(old)} to {price(new)}"
+    before, after = price(old), price(new)
+    if before != after:
+        return f"{slug}: price on {where} changed from {before} to {after}"
     # The price stands: say which of its services (batch, priority, ...) moved, else that its other prices did.
     was, now = _modes_alone(old), _modes_alone(new)
     moved = [_mode_move(name, was.get(name), now.get(name)) for name in sorted(was.keys() | now.keys())
              if was.get(name) != now.get(name)]
     if moved:
         return f"{slug}: on {where}, " + "; ".join(moved)
-    return f"{slug}: cached input or long-prompt prices on {where} changed ({price(new)})"
+    return f"{slug}: cached input or long-prompt prices on {where} changed ({after})"
 
 
 def _modes_alone(entry: dict) -> dict:
