@@ -10,6 +10,7 @@ from registry.web import connection
 
 @pytest.mark.parametrize("pragma, expected", [
     ("cache_size", -connection.READ_CACHE_KIB),   # KiB when negative: 512 KiB, not SQLite's 2 MB
+    ("temp_store", 2),                            # MEMORY: no mapped page cache per temporary b-tree
     ("foreign_keys", 1),                          # connect_ro's own settings stay
 ])
 def test_thread_connection_settings(app, pragma, expected):

@@ -34,6 +34,10 @@ def thread_connection(path: str) -> sqlite3.Connection:
     if conn is None:
         conn = cache[path] = connect_ro(path)
         conn.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
+        # A statement's temporary b-trees (ORDER BY ... LIMIT, UNION, IN lists) held in memory: one that may go
+        # to a file gets a page cache whose first block (~88 KB) is mapped, faulted in and unmapped again for every
+        # statement (registry/serve/malloc.py); in memory its pages are taken one by one (docs/running.md#memory).
+        conn.execute("PRAGMA temp_store = MEMORY")
     return conn
 
 
