@@ -14,8 +14,8 @@ from ..fields import FIELDS, LIST_DATES_AND_SIZES
 def from_ids(ids: str) -> str:
     """FROM_MODELS for the models whose ids the query `ids` yields (its column `id`), read in its order: the ids are
     stepped from a co-routine (CROSS JOIN keeps them the outer loop), where `m.id IN (ids)` would first write them
-    into a temporary b-tree, which costs SQLite a page cache of its own (~90 KB, mapped and unmapped by the C
-    allocator: docs/running.md#memory) per statement. A model the query yields twice is read twice."""
+    into a temporary b-tree of their own per statement, with a page cache of its own (docs/running.md#memory). A
+    model the query yields twice is read twice."""
     return f" FROM ({ids}) AS c CROSS JOIN models m ON m.id = c.id" + JOINS
 
 
