@@ -63,16 +63,16 @@ def scan_command(ctx, paths, registry_url, fmt, include, exclude, vendored, min_
     except (RegistryUnavailable, sqlite3.Error) as exc:
         click.echo(f"scan: the registry cannot answer: {exc}", err=True)
         sys.exit(2)
+    unwritten, fixed = {}, None   # fixed: how many findings --fix rewrote (None: it was not asked to write)
     if show_diff:
         click.echo(fixer.diff(findings), nl=False)
-    unwritten = {}
-    if fix and not show_diff:
+    elif fix:
         written, unwritten = fixer.apply(findings)
         for path in written:
             click.echo(f"fixed {path}", err=True)
         for shown, why in unwritten.values():
             click.echo(f"scan: not fixed {shown}: {why}", err=True)
-    fixed = sum(f.fixable and f.file not in unwritten for f in findings) if fix and not show_diff else None
+        fixed = sum(f.fixable and f.file not in unwritten for f in findings)
     render = {"text": functools.partial(report.text, fixed=fixed), "json": report.as_json, "github": report.github,
               "sarif": sarif.sarif}[fmt]
     if not show_diff:
